@@ -1,0 +1,190 @@
+// The sandbox as one Hono app, the same on Node and Workers. Checks run in the order of
+// SANDBOX.md ("Order of checks"): auth, unknown path / wrong method, scope, idempotency,
+// validation, referenced records, state rules, success.
+import { Hono, type Context } from 'hono';
+import { KeyRing } from './auth/keys.js';
+import type { SandboxConfig } from './config.js';
+import { sampleStore } from './data/store.js';
+import { ApiError, errorBody } from './errors.js';
+import { authenticate, requireScope } from './http/auth.js';
+import { readJsonObject } from './http/body.js';
+import type { Endpoint } from './http/endpoint.js';
+import { PathMatcher } from './http/endpoint.js';
+import type { SandboxEnv } from './http/env.js';
+import { withIdempotency } from './http/idempotency.js';
+import { readQuery } from './http/query.js';
+import { baseHeaders, errorResponse, responder } from './http/reply.js';
+import { newRequestId } from './http/request-id.js';
+import { parseOrThrow } from './http/validation.js';
+import { MemoryIdempotencyStore } from './idempotency/memory-store.js';
+import type { IdempotencyStore, StoredResponse } from './idempotency/store.js';
+import type { RateLimiter } from './rate-limit/limiter.js';
+import { TokenBucketLimiter } from './rate-limit/token-bucket.js';
+import { ENDPOINTS } from './resources/index.js';
+import { EmptyQuery } from './schemas/query.js';
+import { DEFAULT_RATE_LIMIT } from './config.js';
+
+export interface AppServices {
+  idempotency?: IdempotencyStore;
+  /** null switches rate limiting off; by default a token bucket per config.rateLimit. */
+  rateLimiter?: RateLimiter | null;
+  /** The client's address, for rate-limit buckets (the socket on Node, CF-Connecting-IP on Workers). */
+  clientAddress?: (c: Context<SandboxEnv>) => string;
+  /** The real clock; tests may fix it. */
+  now?: () => Date;
+}
+
+const SIMULATIONS = ['rate_limited', 'api_error'] as const;
+
+export function createApp(config: SandboxConfig, services: AppServices = {}) {
+  const keys = new KeyRing(config.keys);
+  const store = sampleStore(config.seed);
+  const idempotency = services.idempotency ?? new MemoryIdempotencyStore();
+  const rateLimiter =
+    services.rateLimiter !== undefined
+      ? services.rateLimiter
+      : config.rateLimit === null
+        ? null
+        : new TokenBucketLimiter({ perSecond: config.rateLimit });
+  const clientAddress = services.clientAddress ?? (() => 'unknown');
+  const now = services.now ?? (() => new Date());
+  const policy = `${config.rateLimit ?? DEFAULT_RATE_LIMIT};w=1`;
+  const respond = responder(baseHeaders(policy));
+  const paths = new PathMatcher(ENDPOINTS);
+
+  const app = new Hono<SandboxEnv>();
+
+  app.use(async (c, next) => {
+    c.set('requestId', newRequestId());
+    await next();
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(respond, c, error);
+    // A real fault: log it for the operator, tell the client only that it may retry.
+    console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}:`, error);
+    return errorResponse(respond, c, new ApiError('api_error', { message: 'An internal error occurred. Retry with the same Idempotency-Key.' }));
+  });
+
+  app.notFound((c) => {
+    const allowed = paths.allowed(c.req.path);
+    if (allowed.length > 0) {
+      return errorResponse(
+        respond,
+        c,
+        new ApiError('method_not_allowed', {
+          message: `${c.req.method} is not allowed on ${c.req.path}. Allowed: ${allowed.join(', ')}.`,
+          headers: { Allow: allowed.join(', ') },
+        }),
+      );
+    }
+    return errorResponse(
+      respond,
+      c,
+      new ApiError('resource_missing', { message: `Unrecognized request URL (${c.req.method} ${c.req.path}).` }),
+    );
+  });
+
+  app.get('/health', (c) => respond(c, 200, '{"status":"ok"}'));
+
+  // CORS preflight for every origin, answered before auth: browsers send no key with it.
+  app.options('/v1/*', (c) => {
+    const allowed = paths.allowed(c.req.path);
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...baseHeaders(policy),
+        'Request-Id': c.get('requestId'),
+        'Access-Control-Allow-Methods': (allowed.length > 0 ? allowed : ['GET', 'POST', 'PATCH', 'DELETE']).join(', '),
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Sandbox-Simulate',
+        'Access-Control-Max-Age': '600',
+      },
+    });
+  });
+
+  app.use('/v1/*', async (c, next) => {
+    const authorization = c.req.header('Authorization');
+    if (rateLimiter !== null) {
+      // Per key and client address; an unauthenticated caller is limited by its address alone.
+      const bucket = `${(authorization ?? '').slice(0, 300)}\u0000${clientAddress(c)}`;
+      const decision = await rateLimiter.take(bucket);
+      if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+    }
+    const key = authenticate(authorization, keys);
+    c.set('key', key);
+    c.set('account', store.accounts[key.account]);
+    const simulate = c.req.header('Sandbox-Simulate');
+    if (simulate !== undefined) simulateFailure(simulate);
+    await next();
+  });
+
+  for (const endpoint of ENDPOINTS) {
+    app.on(endpoint.method, endpoint.routePath, (c) => handleEndpoint(c, endpoint));
+  }
+
+  async function handleEndpoint(c: Context<SandboxEnv>, endpoint: Endpoint): Promise<Response> {
+    const key = c.get('key');
+    requireScope(key, endpoint.scope);
+    const rawQuery = readQuery(c.req.url);
+    const rawBody = endpoint.body === undefined ? undefined : await readJsonObject(c.req.raw);
+
+    const run = async (): Promise<StoredResponse> => {
+      const query = parseOrThrow(endpoint.query ?? EmptyQuery, rawQuery);
+      const body =
+        endpoint.body === undefined
+          ? undefined
+          : parseOrThrow(endpoint.body, rawBody, { readonlyFields: endpoint.readonlyFields ?? [] });
+      const result = await endpoint.handle({
+        c,
+        account: c.get('account'),
+        id: c.req.param('id') ?? '',
+        query,
+        body,
+        now: now(),
+      });
+      return { status: result.status, body: result.json };
+    };
+
+    const idempotencyKey = endpoint.idempotent ? c.req.header('Idempotency-Key') : undefined;
+    if (idempotencyKey === undefined) {
+      const result = await run();
+      return respond(c, result.status, result.body);
+    }
+    const outcome = await withIdempotency(
+      idempotency,
+      { apiKey: key.key, idempotencyKey, method: endpoint.method, path: c.req.path, body: rawBody },
+      run,
+      (error) => ({ status: error.status, body: errorBody(error, c.get('requestId')) }),
+    );
+    return respond(
+      c,
+      outcome.response.status,
+      outcome.response.body,
+      outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined,
+    );
+  }
+
+  return app;
+}
+
+function rateLimited(retryAfterSeconds: number): ApiError {
+  return new ApiError('rate_limited', {
+    message: `Too many requests. Retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+/** Sandbox-Simulate forces the documented failures so integrators can test their retries. */
+function simulateFailure(value: string): void {
+  switch (value.trim()) {
+    case 'rate_limited':
+      throw rateLimited(1);
+    case 'api_error':
+      throw new ApiError('api_error', { message: 'Simulated failure (Sandbox-Simulate: api_error). Safe to retry.' });
+    default:
+      throw new ApiError('parameter_invalid', {
+        param: 'Sandbox-Simulate',
+        message: `Sandbox-Simulate must be one of ${SIMULATIONS.join(', ')}.`,
+      });
+  }
+}

@@ -1,0 +1,38 @@
+import { DEFAULT_KEYS, parseKeyTable, type ApiKey } from './auth/keys.js';
+import { DEFAULT_SEED } from './data/dataset.js';
+
+/** The sandbox policy of SANDBOX.md: 25 requests a second per key and client address. */
+export const DEFAULT_RATE_LIMIT = 25;
+
+export interface SandboxConfig {
+  seed: string;
+  keys: readonly ApiKey[];
+  /** Requests per second per key and client address; null when switched off. */
+  rateLimit: number | null;
+}
+
+export interface ConfigSources {
+  SANDBOX_SEED?: string | undefined;
+  SANDBOX_RATE_LIMIT?: string | undefined;
+  /** JSON text of the key table (Node reads a file path into text before calling). */
+  SANDBOX_KEYS?: string | undefined;
+}
+
+/** Reads the configuration shared by Node and Workers; throws on a value that cannot be used. */
+export function readConfig(sources: ConfigSources): SandboxConfig {
+  return {
+    seed: sources.SANDBOX_SEED?.trim() || DEFAULT_SEED,
+    keys: sources.SANDBOX_KEYS?.trim() ? parseKeyTable(sources.SANDBOX_KEYS) : DEFAULT_KEYS,
+    rateLimit: parseRateLimit(sources.SANDBOX_RATE_LIMIT),
+  };
+}
+
+function parseRateLimit(value: string | undefined): number | null {
+  const text = value?.trim().toLowerCase();
+  if (!text) return DEFAULT_RATE_LIMIT;
+  if (text === 'off') return null;
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1) {
+    throw new Error(`SANDBOX_RATE_LIMIT must be a whole number of requests per second (1 or more) or "off", not "${value}"`);
+  }
+  return Number(text);
+}

@@ -1,0 +1,9 @@
+// The directory of receiving facilities (fixtures/facilities.json): a manifest's
+// designated_facility must be one of them (SANDBOX.md, "Validation decisions").
+import { FACILITIES, type Facility } from './generate/fixtures.js';
+
+const BY_EPA_ID: ReadonlyMap<string, Facility> = new Map(FACILITIES.map((facility) => [facility.epa_id, facility]));
+
+export function facilityByEpaId(epaId: string): Facility | undefined {
+  return BY_EPA_ID.get(epaId);
+}

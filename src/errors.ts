@@ -1,0 +1,67 @@
+// Every error the sandbox answers is made here: one code table, one class handlers throw,
+// one function that writes the reference's error body (reference, "Errors"; SANDBOX.md, "Errors").
+
+export const ERROR_CODES = {
+  parameter_missing: { status: 400, type: 'invalid_request_error' },
+  parameter_invalid: { status: 400, type: 'invalid_request_error' },
+  api_key_missing: { status: 401, type: 'authentication_error' },
+  api_key_invalid: { status: 401, type: 'authentication_error' },
+  scope_missing: { status: 403, type: 'permission_error' },
+  resource_missing: { status: 404, type: 'invalid_request_error' },
+  method_not_allowed: { status: 405, type: 'invalid_request_error' },
+  idempotency_conflict: { status: 409, type: 'invalid_request_error' },
+  state_invalid: { status: 422, type: 'invalid_request_error' },
+  rate_limited: { status: 429, type: 'rate_limit_error' },
+  api_error: { status: 500, type: 'api_error' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorStatus = (typeof ERROR_CODES)[ErrorCode]['status'] | 413;
+
+export interface ApiErrorOptions {
+  message: string;
+  /** The field at fault: a dotted body path, a query parameter or a header name. */
+  param?: string;
+  /** Only for the one status the code table cannot give: 413 for a body over 1 MiB. */
+  status?: 413;
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: ErrorStatus;
+  readonly param: string | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, options: ApiErrorOptions) {
+    super(options.message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = options.status ?? ERROR_CODES[code].status;
+    this.param = options.param;
+    this.headers = options.headers;
+  }
+}
+
+/** The error body, members in the reference's order; `param` only when a field is at fault. */
+export function errorBody(error: ApiError, requestId: string): string {
+  return JSON.stringify({
+    error: {
+      type: ERROR_CODES[error.code].type,
+      code: error.code,
+      message: error.message,
+      ...(error.param === undefined ? {} : { param: error.param }),
+      doc_url: `/docs/errors#${error.code}`,
+      request_id: requestId,
+    },
+  });
+}
+
+/** Shorthands for the errors most handlers throw. */
+export function resourceMissing(object: string, id: string, param = 'id'): ApiError {
+  return new ApiError('resource_missing', { message: `No such ${object}: '${id}'`, param });
+}
+
+export function stateInvalid(message: string): ApiError {
+  return new ApiError('state_invalid', { message });
+}

@@ -1,0 +1,104 @@
+// An endpoint is one row of the reference's tables: method, path, scope, inputs, output. The same
+// definition registers the Hono route, drives the 405 matcher, feeds the auth-matrix tests and
+// will generate the OpenAPI document; nothing about a route is written twice.
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { Scope } from '../auth/scopes.js';
+import type { AccountStore } from '../data/store.js';
+import type { ObjectType } from '../schemas/common.js';
+import type { SandboxEnv } from './env.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface HandlerInput<Query, Body> {
+  c: Context<SandboxEnv>;
+  account: AccountStore;
+  /** The `{id}` of the path, when the path has one. */
+  id: string;
+  query: Query;
+  body: Body;
+  /** The real clock: responses to writes carry real timestamps (SANDBOX.md, "Nothing kept"). */
+  now: Date;
+}
+
+export interface Reply {
+  status: 200 | 201;
+  json: string;
+}
+
+export interface EndpointSpec<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
+  /** Named after what it does: listJobs, cancelJob. */
+  operationId: string;
+  method: HttpMethod;
+  /** As in the reference, with `{id}`. */
+  path: `/v1/${string}`;
+  scope: Scope;
+  summary: string;
+  /** The object type of the path's `{id}`. */
+  pathId?: ObjectType;
+  query?: Q;
+  body?: B;
+  /** Fields of the resource this endpoint cannot change (their 400 says so). */
+  readonlyFields?: readonly string[];
+  /** Accepts Idempotency-Key (reference, "Endpoints"). */
+  idempotent?: boolean;
+  success: { status: 200 | 201; schema: z.ZodType; description: string };
+  handle(input: HandlerInput<Output<Q>, Output<B>>): Reply | Promise<Reply>;
+}
+
+export interface Endpoint extends Omit<EndpointSpec<z.ZodType | undefined, z.ZodType | undefined>, 'handle'> {
+  /** The path in Hono's form, `/v1/jobs/:id`. */
+  routePath: string;
+  handle(input: HandlerInput<unknown, unknown>): Reply | Promise<Reply>;
+}
+
+export function defineEndpoint<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  spec: EndpointSpec<Q, B>,
+): Endpoint {
+  return {
+    ...spec,
+    routePath: spec.path.replace(/\{(\w+)\}/g, ':$1'),
+    handle: spec.handle as Endpoint['handle'],
+  };
+}
+
+/** A record as the JSON body of a success. */
+export function reply(status: 200 | 201, value: unknown): Reply {
+  return { status, json: JSON.stringify(value) };
+}
+
+/**
+ * Which methods each known path answers, for 405 and its Allow header (reference, last line of
+ * "Endpoints"). Path segments in braces match any one segment.
+ */
+export class PathMatcher {
+  readonly #patterns: { regex: RegExp; methods: HttpMethod[] }[] = [];
+
+  constructor(endpoints: readonly Endpoint[]) {
+    const byPath = new Map<string, HttpMethod[]>();
+    for (const endpoint of endpoints) {
+      const methods = byPath.get(endpoint.path) ?? [];
+      methods.push(endpoint.method);
+      byPath.set(endpoint.path, methods);
+    }
+    for (const [path, methods] of byPath) {
+      const source = path.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+');
+      this.#patterns.push({ regex: new RegExp(`^${source}$`), methods });
+    }
+  }
+
+  /** The methods the path answers; empty for an unknown path. */
+  allowed(path: string): HttpMethod[] {
+    const methods = new Set<HttpMethod>();
+    for (const pattern of this.#patterns) {
+      if (pattern.regex.test(path)) for (const method of pattern.methods) methods.add(method);
+    }
+    return [...methods];
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,60 @@
+// The Idempotency-Key step of a POST (SANDBOX.md, "Idempotency"), between the scope check and
+// validation in the order of checks.
+import { ApiError } from '../errors.js';
+import { requestFingerprint } from '../idempotency/fingerprint.js';
+import { IDEMPOTENCY_KEY_MAX, type IdempotencyStore, type StoredResponse } from '../idempotency/store.js';
+
+export type Outcome = { response: StoredResponse; replayed: boolean };
+
+/** Results that are kept for replay: anything that passed validation and did not fail on our side. */
+function isStored(error: unknown): boolean {
+  return error instanceof ApiError && error.status !== 400 && error.status !== 413 && error.status < 500;
+}
+
+export async function withIdempotency(
+  store: IdempotencyStore,
+  options: { apiKey: string; idempotencyKey: string; method: string; path: string; body: unknown },
+  run: () => Promise<StoredResponse>,
+  errorToResponse: (error: ApiError) => StoredResponse,
+): Promise<Outcome> {
+  const { idempotencyKey } = options;
+  if (idempotencyKey.length === 0 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX) {
+    throw new ApiError('parameter_invalid', {
+      param: 'Idempotency-Key',
+      message: `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters long.`,
+    });
+  }
+  // Keys are scoped per API key: two integrators never see each other's results.
+  const key = `${options.apiKey}\u0000${idempotencyKey}`;
+  const fingerprint = requestFingerprint(options.method, options.path, options.body);
+  const claim = await store.claim(key, fingerprint);
+  switch (claim.state) {
+    case 'replay':
+      return { response: claim.response, replayed: true };
+    case 'mismatch':
+      throw new ApiError('idempotency_conflict', {
+        param: 'Idempotency-Key',
+        message:
+          'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
+      });
+    case 'in_flight':
+      throw new ApiError('idempotency_conflict', {
+        param: 'Idempotency-Key',
+        message: 'A request with this Idempotency-Key is still being processed. Retry once it has finished.',
+      });
+    case 'new':
+      break;
+  }
+  let response: StoredResponse;
+  try {
+    response = await run();
+  } catch (error) {
+    if (!isStored(error)) {
+      await store.release(key);
+      throw error;
+    }
+    response = errorToResponse(error as ApiError);
+  }
+  await store.complete(key, fingerprint, response);
+  return { response, replayed: false };
+}

@@ -1,0 +1,20 @@
+import { ApiError } from '../errors.js';
+
+/**
+ * The query string as a plain object of single values. A parameter given twice is a 400: the
+ * reference has no array parameters, and taking either value silently would hide a client bug.
+ */
+export function readQuery(url: string): Record<string, string> {
+  const mark = url.indexOf('?');
+  const query: Record<string, string> = {};
+  if (mark === -1) return query;
+  const search = new URLSearchParams(url.slice(mark + 1));
+  for (const [name, value] of search) {
+    if (Object.hasOwn(query, name)) {
+      throw new ApiError('parameter_invalid', { param: name, message: `${name} was given more than once.` });
+    }
+    // defineProperty, not assignment: a parameter named __proto__ stays a plain key.
+    Object.defineProperty(query, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return query;
+}

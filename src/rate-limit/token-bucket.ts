@@ -1,0 +1,55 @@
+import type { RateDecision, RateLimiter } from './limiter.js';
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+export interface TokenBucketOptions {
+  /** Refill rate and burst size: `perSecond` requests, refilled continuously. */
+  perSecond: number;
+  /** Most buckets kept; the least recently used go first. */
+  maxBuckets?: number;
+  now?: () => number;
+}
+
+/**
+ * The Node limiter: a token bucket per key and client address, in a Map kept in
+ * least-recently-used order so memory stays bounded however many callers arrive. A bucket that
+ * is evicted comes back full, which only ever errs toward letting a request through.
+ */
+export class TokenBucketLimiter implements RateLimiter {
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #perSecond: number;
+  readonly #maxBuckets: number;
+  readonly #now: () => number;
+
+  constructor(options: TokenBucketOptions) {
+    this.#perSecond = options.perSecond;
+    this.#maxBuckets = options.maxBuckets ?? 50_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.#buckets.size;
+  }
+
+  take(key: string): RateDecision {
+    const now = this.#now();
+    const bucket = this.#buckets.get(key);
+    let tokens = this.#perSecond;
+    if (bucket !== undefined) {
+      this.#buckets.delete(key);
+      tokens = Math.min(this.#perSecond, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.#perSecond);
+    } else if (this.#buckets.size >= this.#maxBuckets) {
+      const oldest = this.#buckets.keys().next().value;
+      if (oldest !== undefined) this.#buckets.delete(oldest);
+    }
+    if (tokens >= 1) {
+      this.#buckets.set(key, { tokens: tokens - 1, updatedAt: now });
+      return { allowed: true };
+    }
+    this.#buckets.set(key, { tokens, updatedAt: now });
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.#perSecond)) };
+  }
+}

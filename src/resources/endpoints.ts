@@ -1,0 +1,103 @@
+// The two read shapes every resource shares: a paged list and a get by ID. Each resource's
+// list.ts / get.ts calls these with its own path, scope, filters and schema.
+import type { z } from '@hono/zod-openapi';
+import type { Scope } from '../auth/scopes.js';
+import type { AccountStore, ResourceIndex } from '../data/store.js';
+import { ApiError, resourceMissing } from '../errors.js';
+import { defineEndpoint, type Endpoint } from '../http/endpoint.js';
+import { ID_PREFIXES, listSchema, type ObjectType } from '../schemas/common.js';
+import { listQuery, PAGE_SIZE_DEFAULT } from '../schemas/query.js';
+
+/** The account indexes that can be listed, by the name of the collection. */
+export type Collection =
+  | 'clients'
+  | 'sites'
+  | 'waste_profiles'
+  | 'jobs'
+  | 'containers'
+  | 'manifests'
+  | 'invoices'
+  | 'webhook_endpoints'
+  | 'events';
+
+type RecordOf<C extends Collection> = AccountStore[C] extends ResourceIndex<infer T> ? T : never;
+
+interface ListSpec<C extends Collection, S extends z.ZodRawShape> {
+  operationId: string;
+  collection: C;
+  object: ObjectType;
+  scope: Scope;
+  summary: string;
+  item: z.ZodType;
+  listName: string;
+  filters: S;
+  /** The filter of a query, or undefined when the query has none. */
+  match(query: z.output<z.ZodObject<S>>): ((record: RecordOf<C>) => boolean) | undefined;
+}
+
+export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec: ListSpec<C, S>): Endpoint {
+  const query = listQuery(spec.filters);
+  return defineEndpoint({
+    operationId: spec.operationId,
+    method: 'GET',
+    path: `/v1/${spec.collection}`,
+    scope: spec.scope,
+    summary: spec.summary,
+    query,
+    success: { status: 200, schema: listSchema(spec.item, spec.listName), description: `A page of ${spec.object} records` },
+    handle({ account, query: parsed }) {
+      const index = account[spec.collection] as unknown as ResourceIndex<RecordOf<C>>;
+      const { limit, starting_after: startingAfter, ...filters } = parsed as {
+        limit?: number;
+        starting_after?: string;
+      } & z.output<z.ZodObject<S>>;
+      if (startingAfter !== undefined && !index.has(startingAfter)) {
+        throw new ApiError('parameter_invalid', {
+          param: 'starting_after',
+          message: `starting_after must be the ID of a ${spec.object} in this account (${ID_PREFIXES[spec.object]}_…); pass the previous page's next_cursor.`,
+        });
+      }
+      const page = index.page(spec.match(filters as z.output<z.ZodObject<S>>), limit ?? PAGE_SIZE_DEFAULT, startingAfter);
+      return { status: 200, json: page.json };
+    },
+  });
+}
+
+interface GetSpec<C extends Collection> {
+  operationId: string;
+  collection: C;
+  object: ObjectType;
+  scope: Scope;
+  summary: string;
+  item: z.ZodType;
+}
+
+export function getEndpoint<C extends Collection>(spec: GetSpec<C>): Endpoint {
+  return defineEndpoint({
+    operationId: spec.operationId,
+    method: 'GET',
+    path: `/v1/${spec.collection}/{id}`,
+    pathId: spec.object,
+    scope: spec.scope,
+    summary: spec.summary,
+    success: { status: 200, schema: spec.item, description: `The ${spec.object}` },
+    handle({ account, id }) {
+      const json = account[spec.collection].json(id);
+      if (json === undefined) throw resourceMissing(spec.object, id);
+      return { status: 200, json };
+    },
+  });
+}
+
+/** A record of the account by ID, or a 404 naming the field it came from. */
+export function findRecord<C extends Collection>(
+  account: AccountStore,
+  collection: C,
+  object: ObjectType,
+  id: string,
+  param = 'id',
+): RecordOf<C> {
+  const record = (account[collection] as unknown as ResourceIndex<RecordOf<C>>).get(id);
+  if (record === undefined) throw resourceMissing(object, id, param);
+  return record;
+}

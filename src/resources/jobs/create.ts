@@ -1,0 +1,48 @@
+import { ApiError } from '../../errors.js';
+import { defineEndpoint, reply } from '../../http/endpoint.js';
+import { mergeMetadata } from '../../schemas/input.js';
+import { newId, timestamp } from '../../schemas/new-records.js';
+import { findRecord } from '../endpoints.js';
+import { CreateJobBody, Job } from './schema.js';
+import { statusForSchedule } from './transitions.js';
+
+export const createJob = defineEndpoint({
+  operationId: 'createJob',
+  method: 'POST',
+  path: '/v1/jobs',
+  scope: 'jobs:write',
+  summary: 'Create a job: scheduled with a date and window, a draft without',
+  body: CreateJobBody,
+  idempotent: true,
+  success: { status: 201, schema: Job, description: 'The new job' },
+  handle({ account, body, now }) {
+    findRecord(account, 'clients', 'client', body.client, 'client');
+    const site = findRecord(account, 'sites', 'site', body.site, 'site');
+    if (site.client !== body.client) {
+      throw new ApiError('parameter_invalid', {
+        param: 'site',
+        message: `Site ${site.id} belongs to client ${site.client}, not ${body.client}.`,
+      });
+    }
+    const scheduledFor = body.scheduled_for ?? null;
+    const window = body.window ?? null;
+    const at = timestamp(now);
+    const job: Job = {
+      id: newId('job'),
+      object: 'job',
+      type: body.type,
+      client: body.client,
+      site: body.site,
+      status: statusForSchedule(scheduledFor, window),
+      scheduled_for: scheduledFor,
+      window,
+      crew: [],
+      container_count: 0,
+      invoice: null,
+      metadata: mergeMetadata({}, body.metadata),
+      created_at: at,
+      updated_at: at,
+    };
+    return reply(201, job);
+  },
+});

@@ -1,0 +1,56 @@
+import { facilityByEpaId } from '../../data/facilities.js';
+import { ApiError, stateInvalid } from '../../errors.js';
+import { defineEndpoint, reply } from '../../http/endpoint.js';
+import { newId, timestamp } from '../../schemas/new-records.js';
+import { findRecord } from '../endpoints.js';
+import type { JobStatus } from '../jobs/schema.js';
+import { CreateManifestBody, Manifest } from './schema.js';
+
+/** SANDBOX.md, "Validation decisions": a manifest cannot be built for a job in these states. */
+const JOB_STATUSES_WITHOUT_MANIFEST: readonly JobStatus[] = ['draft', 'cancelled'];
+
+export const createManifest = defineEndpoint({
+  operationId: 'createManifest',
+  method: 'POST',
+  path: '/v1/manifests',
+  scope: 'manifests:write',
+  summary: "Create a draft manifest for a job; the generator is the job's client",
+  body: CreateManifestBody,
+  idempotent: true,
+  success: { status: 201, schema: Manifest, description: 'The new manifest, in draft, with empty lines' },
+  handle({ account, body, now }) {
+    const facility = facilityByEpaId(body.designated_facility);
+    if (facility === undefined) {
+      throw new ApiError('parameter_invalid', {
+        param: 'designated_facility',
+        message: `No receiving facility with EPA ID ${body.designated_facility} is in the facility directory.`,
+      });
+    }
+    const job = findRecord(account, 'jobs', 'job', body.job, 'job');
+    if (JOB_STATUSES_WITHOUT_MANIFEST.includes(job.status)) {
+      throw stateInvalid(`Job ${job.id} is ${job.status}; a manifest needs a job that is scheduled or later and not cancelled.`);
+    }
+    const client = findRecord(account, 'clients', 'client', job.client, 'job');
+    const site = findRecord(account, 'sites', 'site', job.site, 'job');
+    // The generator of record: the client's EPA ID, or the site's when the client has none.
+    const generatorEpaId = client.epa_id ?? site.epa_id;
+    if (generatorEpaId === null) {
+      throw stateInvalid(`Neither client ${client.id} nor site ${site.id} has an EPA ID, so the manifest has no generator of record.`);
+    }
+    const at = timestamp(now);
+    const manifest: Manifest = {
+      id: newId('manifest'),
+      object: 'manifest',
+      job: job.id,
+      manifest_tracking_number: null,
+      status: 'draft',
+      submission_type: body.submission_type ?? 'Hybrid',
+      generator: { name: client.name, epa_id: generatorEpaId },
+      designated_facility: { name: facility.name, epa_id: facility.epa_id },
+      lines: [],
+      created_at: at,
+      updated_at: at,
+    };
+    return reply(201, manifest);
+  },
+});

@@ -1,0 +1,33 @@
+import { defineEndpoint, reply } from '../../http/endpoint.js';
+import { mergeMetadata } from '../../schemas/input.js';
+import { newId, timestamp } from '../../schemas/new-records.js';
+import { findRecord } from '../endpoints.js';
+import { CreateSiteBody, Site } from './schema.js';
+
+export const createSite = defineEndpoint({
+  operationId: 'createSite',
+  method: 'POST',
+  path: '/v1/sites',
+  scope: 'sites:write',
+  summary: 'Create a site for a client',
+  body: CreateSiteBody,
+  idempotent: true,
+  success: { status: 201, schema: Site, description: 'The new site' },
+  handle({ account, body, now }) {
+    findRecord(account, 'clients', 'client', body.client, 'client');
+    const { line1, line2, city, state, postal_code } = body.address;
+    const site: Site = {
+      id: newId('site'),
+      object: 'site',
+      client: body.client,
+      name: body.name,
+      address: { line1, line2: line2 ?? null, city, state, postal_code },
+      // POST /v1/sites takes no epa_id (SANDBOX.md, "Readings of the reference").
+      epa_id: null,
+      access_notes: body.access_notes ?? '',
+      metadata: mergeMetadata({}, body.metadata),
+      created_at: timestamp(now),
+    };
+    return reply(201, site);
+  },
+});

@@ -1,0 +1,49 @@
+import { z } from '@hono/zod-openapi';
+import { US_STATE_CODES } from '../../data/us-states.js';
+import { Address, EpaId, idSchema, Metadata, Timestamp } from '../../schemas/common.js';
+import { MetadataCreate, MetadataPatch, text } from '../../schemas/input.js';
+
+export const Site = z
+  .strictObject({
+    id: idSchema('site'),
+    object: z.literal('site'),
+    client: idSchema('client'),
+    name: z.string(),
+    address: Address,
+    epa_id: EpaId.nullable(),
+    access_notes: z.string(),
+    metadata: Metadata,
+    // The reference gives sites no updated_at.
+    created_at: Timestamp,
+  })
+  .openapi('Site');
+export type Site = z.infer<typeof Site>;
+
+/** A US address as sent: state is a postal code, postal_code a ZIP or ZIP+4. */
+export const AddressInput = z
+  .strictObject({
+    line1: text(200),
+    line2: z.string().max(200).nullable().optional(),
+    city: text(100),
+    state: z.string().refine((value) => US_STATE_CODES.has(value), 'must be a US state or territory postal code such as TX'),
+    postal_code: z.string().regex(/^\d{5}(-\d{4})?$/, 'must be a ZIP code (12345 or 12345-6789)'),
+  })
+  .openapi('AddressInput');
+
+export const CreateSiteBody = z
+  .strictObject({
+    client: idSchema('client'),
+    name: text(200),
+    address: AddressInput,
+    access_notes: z.string().max(2000).optional(),
+    metadata: MetadataCreate.optional(),
+  })
+  .openapi('CreateSiteBody');
+
+export const UpdateSiteBody = z
+  .strictObject({
+    name: text(200).optional(),
+    access_notes: z.string().max(2000).optional(),
+    metadata: MetadataPatch.optional(),
+  })
+  .openapi('UpdateSiteBody');

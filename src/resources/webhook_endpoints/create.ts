@@ -1,0 +1,27 @@
+import { defineEndpoint, reply } from '../../http/endpoint.js';
+import { newId, newWebhookSecret, timestamp } from '../../schemas/new-records.js';
+import { CreateWebhookEndpointBody, WebhookEndpoint } from './schema.js';
+
+export const createWebhookEndpoint = defineEndpoint({
+  operationId: 'createWebhookEndpoint',
+  method: 'POST',
+  path: '/v1/webhook_endpoints',
+  scope: 'webhooks:write',
+  summary: 'Register a webhook endpoint; its secret is shown only in this response',
+  body: CreateWebhookEndpointBody,
+  idempotent: true,
+  success: { status: 201, schema: WebhookEndpoint, description: 'The new webhook endpoint, secret included' },
+  handle({ body, now }) {
+    const endpoint: WebhookEndpoint = {
+      id: newId('webhook_endpoint'),
+      object: 'webhook_endpoint',
+      url: body.url,
+      events: body.events as WebhookEndpoint['events'],
+      secret: newWebhookSecret(),
+      // A created endpoint is enabled (SANDBOX.md, "Readings of the reference").
+      enabled: true,
+      created_at: timestamp(now),
+    };
+    return reply(201, endpoint);
+  },
+});

@@ -1,0 +1,55 @@
+import { z } from '@hono/zod-openapi';
+import { idSchema, Timestamp } from '../../schemas/common.js';
+import { EVENT_TYPES } from '../events/types.js';
+import { webhookUrlProblem } from './url.js';
+
+export const WebhookEndpoint = z
+  .strictObject({
+    id: idSchema('webhook_endpoint'),
+    object: z.literal('webhook_endpoint'),
+    url: z.url({ protocol: /^https$/ }),
+    events: z.union([z.tuple([z.literal('*')]), z.array(z.enum(EVENT_TYPES)).min(1)]),
+    // Shown only in the create response; null when listed or fetched.
+    secret: z.string().startsWith('whsec_').nullable(),
+    enabled: z.boolean(),
+    created_at: Timestamp,
+  })
+  .openapi('WebhookEndpoint');
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+
+export const DeletedWebhookEndpoint = z
+  .strictObject({ id: idSchema('webhook_endpoint'), object: z.literal('webhook_endpoint'), deleted: z.literal(true) })
+  .openapi('DeletedWebhookEndpoint');
+
+export const WebhookUrlInput = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .superRefine((url, ctx) => {
+    const problem = webhookUrlProblem(url);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: `${problem} (webhook URLs are public https URLs)` });
+  })
+  .openapi({ format: 'uri', example: 'https://example.com/webhooks/waste-ops' });
+
+/** One or more known event types without duplicates, or exactly ["*"] for all. */
+export const WebhookEventsInput = z
+  .array(z.string(), { error: 'must be an array of event types' })
+  .min(1, 'must list at least one event type, or ["*"] for all')
+  .superRefine((events, ctx) => {
+    const known = new Set<string>(EVENT_TYPES);
+    const seen = new Set<string>();
+    events.forEach((type, index) => {
+      if (type === '*') {
+        if (events.length > 1) ctx.addIssue({ code: 'custom', path: [index], message: '"*" must be the only element' });
+      } else if (!known.has(type)) {
+        ctx.addIssue({ code: 'custom', path: [index], message: `unknown event type ${JSON.stringify(type)}` });
+      } else if (seen.has(type)) {
+        ctx.addIssue({ code: 'custom', path: [index], message: `event type ${type} is listed twice` });
+      }
+      seen.add(type);
+    });
+  })
+  .openapi({ example: ['job.created', 'job.closed'] });
+
+export const CreateWebhookEndpointBody = z
+  .strictObject({ url: WebhookUrlInput, events: WebhookEventsInput })
+  .openapi('CreateWebhookEndpointBody');

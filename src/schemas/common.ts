@@ -1,0 +1,91 @@
+// Building blocks shared by the resource schemas. Every resource schema is built from these,
+// so a format rule (an ID, a timestamp, an EPA ID) is written once.
+import { z } from '@hono/zod-openapi';
+import { US_STATE_CODES } from '../data/us-states.js';
+
+export const ID_PREFIXES = {
+  client: 'cli',
+  site: 'site',
+  waste_profile: 'prof',
+  job: 'job',
+  container: 'cont',
+  manifest: 'man',
+  invoice: 'inv',
+  webhook_endpoint: 'we',
+  event: 'evt',
+} as const;
+
+export type ObjectType = keyof typeof ID_PREFIXES;
+
+/** IDs are `<prefix>_` followed by 14 base-62 characters, e.g. `job_4fK2q9XhT0aLmC`. */
+export const ID_BODY_LENGTH = 14;
+
+export function idSchema(object: ObjectType) {
+  const prefix = ID_PREFIXES[object];
+  return z
+    .string()
+    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{${ID_BODY_LENGTH}}$`))
+    .openapi({ example: `${prefix}_00000000000000`, description: `ID with prefix ${prefix}_` });
+}
+
+/** The object type an ID's prefix names, or undefined when the prefix is unknown. */
+export function objectTypeOfId(id: string): ObjectType | undefined {
+  const prefix = id.slice(0, id.indexOf('_'));
+  for (const [object, p] of Object.entries(ID_PREFIXES)) if (p === prefix) return object as ObjectType;
+  return undefined;
+}
+
+/** ISO 8601 in UTC to the second, as every timestamp of the reference (`2025-06-02T15:04:05Z`). */
+export const Timestamp = z.iso.datetime({ precision: 0 }).openapi({ example: '2025-06-02T15:04:05Z' });
+
+/** YYYY-MM-DD, a real calendar date. */
+export const CalendarDate = z.iso.date().openapi({ example: '2025-06-02' });
+
+/** HH:MM from 00:00 to 23:59. */
+export const LocalTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time as HH:MM between 00:00 and 23:59')
+  .openapi({ example: '08:00' });
+
+/**
+ * EPA ID: a US state or territory postal code, one letter, nine digits (SANDBOX.md,
+ * "Validation decisions"), e.g. TXD008123168.
+ */
+export const EpaId = z
+  .string()
+  .refine(
+    (value) => /^[A-Z]{2}[A-Z]\d{9}$/.test(value) && US_STATE_CODES.has(value.slice(0, 2)),
+    'must be an EPA ID: a US state or territory code, one letter and nine digits (e.g. TXD008123168)',
+  )
+  .openapi({ example: 'TXD008123168' });
+
+export const METADATA_MAX_PAIRS = 20;
+export const METADATA_KEY_MAX = 40;
+export const METADATA_VALUE_MAX = 500;
+
+/** Metadata as returned: the caller's own key-value pairs. */
+export const Metadata = z
+  .record(z.string(), z.string())
+  .openapi({ description: 'Up to 20 key-value pairs of the caller\'s own; stored, never interpreted' });
+
+export const Address = z
+  .strictObject({
+    line1: z.string(),
+    line2: z.string().nullable(),
+    city: z.string(),
+    state: z.string(),
+    postal_code: z.string(),
+  })
+  .openapi('Address');
+
+/** The list envelope around `data` records of one type. */
+export function listSchema<T extends z.ZodType>(item: T, name: string) {
+  return z
+    .strictObject({
+      object: z.literal('list'),
+      data: z.array(item),
+      has_more: z.boolean(),
+      next_cursor: z.string().nullable(),
+    })
+    .openapi(name);
+}

@@ -1,0 +1,69 @@
+// One way to talk to the app in tests: through HTTP, in-process (STYLE.md, habit 7).
+import { createApp, type AppServices } from '../src/app.js';
+import { readConfig, type ConfigSources } from '../src/config.js';
+
+export const PUBLIC_KEY = 'svc_test_sandbox_public';
+export const READONLY_KEY = 'svc_test_sandbox_readonly';
+export const JOBS_KEY = 'svc_test_sandbox_jobs';
+export const OTHER_KEY = 'svc_test_sandbox_other';
+export const REVOKED_KEY = 'svc_test_sandbox_revoked';
+
+export type TestApp = ReturnType<typeof createApp>;
+
+/** An app with rate limiting off, so suites that send thousands of requests are not limited. */
+export function testApp(sources: ConfigSources = {}, services: AppServices = {}): TestApp {
+  return createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off', ...sources }), services);
+}
+
+export interface CallOptions {
+  method?: string;
+  /** An API key; null sends no Authorization header. */
+  key?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON body; tests narrow it with toMatchObject or a schema. */
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads arbitrary response bodies
+  json: any;
+}
+
+export async function call(app: TestApp, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.key === undefined ? PUBLIC_KEY : options.key;
+  if (key !== null) headers.Authorization = `Bearer ${key}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const response = await app.request(path, { method: options.method ?? 'GET', headers, body });
+  const text = await response.text();
+  let json: unknown = undefined;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** Walks a list to its end through next_cursor, returning every record. */
+export async function listAll(app: TestApp, path: string, key: string = PUBLIC_KEY): Promise<{ id: string }[]> {
+  const records: { id: string }[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 1000; page++) {
+    const separator = path.includes('?') ? '&' : '?';
+    const url: string = `${path}${separator}limit=100${cursor ? `&starting_after=${cursor}` : ''}`;
+    const result = await call(app, url, { key });
+    if (result.status !== 200) throw new Error(`${url} answered ${result.status}: ${result.text}`);
+    records.push(...result.json.data);
+    if (!result.json.has_more) return records;
+    cursor = result.json.next_cursor;
+  }
+  throw new Error(`${path} did not end within 1000 pages`);
+}
