@@ -66,7 +66,7 @@ for (const status of ['open', 'full', 'received', 'consolidated', 'shipped'] as 
   add('A', 'containers', status, a.containers, (container) => container.status === status, (container) => `${container.kind}, ${container.weight_lb} lb`);
 }
 add('A', 'containers', 'open, contents not yet profiled', a.containers, (container) => container.profile === null, (container) => container.kind);
-add('A', 'containers', 'received, at_limit', a.containers, (container) => container.status === 'received' && container.storage_status === 'at_limit', (container) => `received ${container.received_at}`);
+add('A', 'containers', 'storage at_limit', a.containers, (container) => container.storage_status === 'at_limit', (container) => `${container.status}, received ${container.received_at}`);
 
 for (const status of ['draft', 'ready_for_signature', 'submitted', 'signed', 'corrected'] as const) {
   add('A', 'manifests', status, a.manifests, (manifest) => manifest.status === status, (manifest) => `${manifest.submission_type}, ${manifest.manifest_tracking_number ?? 'no tracking number'}, ${manifest.lines.length} line(s)`);

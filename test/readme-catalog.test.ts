@@ -1,0 +1,70 @@
+// The README quotes sample IDs for docs and CI; this keeps every quoted ID true to the data.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_KINDS } from '../src/resources/clients/schema.js';
+import { CONTAINER_STATUSES, STORAGE_STATUSES } from '../src/resources/containers/schema.js';
+import { EVENT_TYPES } from '../src/resources/events/types.js';
+import { INVOICE_STATUSES } from '../src/resources/invoices/schema.js';
+import { JOB_STATUSES } from '../src/resources/jobs/schema.js';
+import { MANIFEST_STATUSES } from '../src/resources/manifests/schema.js';
+import { PROFILE_STATUSES } from '../src/resources/waste_profiles/schema.js';
+import { call, OTHER_KEY, PUBLIC_KEY, testApp } from './helpers.js';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const app = testApp();
+
+const STATES = new Set<string>([
+  ...CLIENT_KINDS,
+  ...CONTAINER_STATUSES,
+  ...STORAGE_STATUSES,
+  ...EVENT_TYPES,
+  ...INVOICE_STATUSES,
+  ...JOB_STATUSES,
+  ...MANIFEST_STATUSES,
+  ...PROFILE_STATUSES,
+]);
+
+const rows = [...readme.matchAll(/^\| (\w+)( \(account B\))? \| ([^|]+) \| `(\w+)` \| ([^|]*) \|$/gm)].map((match) => ({
+  resource: match[1] as string,
+  key: match[2] ? OTHER_KEY : PUBLIC_KEY,
+  state: (match[3] as string).trim(),
+  id: match[4] as string,
+}));
+
+describe('the README catalog', () => {
+  it('lists an ID for every resource', () => {
+    const resources = new Set(rows.map((row) => row.resource));
+    for (const resource of ['clients', 'sites', 'waste_profiles', 'jobs', 'containers', 'manifests', 'invoices', 'webhook_endpoints', 'events']) {
+      expect(resources, resource).toContain(resource);
+    }
+  });
+
+  it.each(rows.map((row) => [`${row.resource} ${row.state}`, row] as const))('%s exists in that state', async (_, row) => {
+    let record: Record<string, unknown>;
+    if (row.resource === 'webhook_endpoints') {
+      // The reference has no GET by ID for webhook endpoints: find it in the list.
+      const list = await call(app, '/v1/webhook_endpoints?limit=100', { key: row.key });
+      record = list.json.data.find((endpoint: { id: string }) => endpoint.id === row.id);
+      expect(record, row.id).toBeDefined();
+      expect(record.enabled).toBe(!row.state.startsWith('disabled'));
+    } else {
+      const result = await call(app, `/v1/${row.resource}/${row.id}`, { key: row.key });
+      expect(result.status, result.text).toBe(200);
+      record = result.json;
+    }
+    // The state column starts with the record's status, kind or event type where it names one.
+    const word = row.state.split(/[ ,]/)[0] as string;
+    if (STATES.has(word)) expect([record.status, record.kind, record.type, record.storage_status]).toContain(word);
+  });
+
+  it('quotes in its examples only IDs of account A that exist', async () => {
+    const examples = readme.split('## Keys')[0] as string;
+    const ids = [...new Set(examples.match(/\b(cli|site|job|cont|man|inv|we|evt|prof)_[0-9A-Za-z]{14}\b/g))];
+    expect(ids.length).toBeGreaterThan(0);
+    const collections: Record<string, string> = { cli: 'clients', site: 'sites', job: 'jobs', cont: 'containers', man: 'manifests', inv: 'invoices', evt: 'events', prof: 'waste_profiles' };
+    for (const id of ids) {
+      const result = await call(app, `/v1/${collections[id.split('_')[0] as string]}/${id}`);
+      expect(result.status, `${id}: ${result.text}`).toBe(200);
+    }
+  });
+});
