@@ -1,0 +1,328 @@
+// `npm run bench` (after `npm run build`): the sandbox on Node against a bare @hono/node-server
+// baseline serving the sandbox's own bytes, plus cold start, heap and the Worker bundle's size.
+// Everything runs on 127.0.0.1. The figures are for people: PASS/FAIL never changes the exit code,
+// because a shared 2-core machine is too noisy to fail a build on them. Only a benchmark that
+// cannot run (build missing, server down, wrong answers from the baseline) exits non-zero.
+//
+// Settings (environment):
+//   BENCH_SECONDS         seconds per measured round            (default 3)
+//   BENCH_ROUNDS          rounds per scenario and server         (default 5)
+//   BENCH_WARMUP_SECONDS  warm-up per scenario and server        (default 1)
+//   BENCH_HEAP_SECONDS    idempotency-key run for the heap check (default 30)
+//   BENCH_COLD_RUNS       cold starts per measured path          (default 7)
+// Quick smoke run:
+//   BENCH_SECONDS=1 BENCH_ROUNDS=1 BENCH_WARMUP_SECONDS=0.5 BENCH_HEAP_SECONDS=3 BENCH_COLD_RUNS=1 npm run bench
+import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { send, sender } from './bench/http.mjs';
+import { CONNECTIONS, runLoad } from './bench/load.mjs';
+import { assertRunning, forkTracked, killAll, nextMessage, stop } from './bench/processes.mjs';
+import { coldStart, startSandbox } from './bench/sandbox.mjs';
+import { captureScenarios, P99_LIMIT_MS, responseDifference, TARGETS } from './bench/scenarios.mjs';
+import {
+  formatKiB,
+  formatMiB,
+  formatMs,
+  formatRatio,
+  formatRps,
+  formatSpread,
+  spread,
+  table,
+  verdict,
+} from './bench/stats.mjs';
+import { workerBundleSize } from './bench/worker-size.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MiB = 1024 * 1024;
+/** The idempotency store is capped at 32 MiB; twice that leaves room for gc timing, not for a leak. */
+const HEAP_MARGIN = 64 * MiB;
+/** The project's target for the gzipped Worker upload (wrangler measures it the same way). */
+const WORKER_GZIP_LIMIT = 1 * MiB;
+
+function setting(name, fallback, { integer = false } = {}) {
+  const text = process.env[name];
+  if (text === undefined || text.trim() === '') return fallback;
+  const value = Number(text);
+  if (!(value > 0) || (integer && !Number.isInteger(value))) {
+    throw new Error(`${name} must be a positive ${integer ? 'whole ' : ''}number, not "${text}"`);
+  }
+  return value;
+}
+
+function readSettings() {
+  return {
+    seconds: setting('BENCH_SECONDS', 3),
+    rounds: setting('BENCH_ROUNDS', 5, { integer: true }),
+    warmup: setting('BENCH_WARMUP_SECONDS', 1),
+    heapSeconds: setting('BENCH_HEAP_SECONDS', 30),
+    coldRuns: setting('BENCH_COLD_RUNS', 7, { integer: true }),
+  };
+}
+
+function requireBuild() {
+  for (const file of ['dist/server.js', 'dist/app.js']) {
+    if (!existsSync(join(ROOT, file))) throw new Error(`${file} is missing: run \`npm run bench\` (it builds first) or \`npm run build\``);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cold start
+
+async function measureColdStarts(runs) {
+  const jobs = [];
+  const health = [];
+  // Interleaved, so a burst of load elsewhere on the machine hits both series alike.
+  for (let run = 0; run < runs; run++) {
+    jobs.push(await coldStart(ROOT, '/v1/jobs?limit=1'));
+    health.push(await coldStart(ROOT, '/health'));
+  }
+  console.log(`  GET /v1/jobs?limit=1: ${jobs.map(formatMs).join(', ')} ms`);
+  console.log(`  GET /health:          ${health.map(formatMs).join(', ')} ms`);
+  return { runs, jobs: spread(jobs), health: spread(health) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Throughput: sandbox against baseline
+
+async function startBaseline(scenarios) {
+  const child = forkTracked(join(ROOT, 'scripts/bench/baseline-server.mjs'), [], { cwd: ROOT });
+  const ready = nextMessage(child, 'ready', 30_000, 'baseline server');
+  child.send({ type: 'scenarios', scenarios });
+  return { child, port: (await ready).port };
+}
+
+/** The comparison is only fair if the baseline answers what the sandbox answered, byte for byte. */
+async function checkBaselineBytes(port, scenarios) {
+  for (const scenario of scenarios) {
+    const difference = responseDifference(scenario.response, await send(port, scenario));
+    if (difference !== null) throw new Error(`baseline ${scenario.method} ${scenario.path}: ${difference}`);
+  }
+}
+
+function describeRun(run) {
+  return `${formatRps(run.rps)} req/s p50 ${formatMs(run.p50)} p99 ${formatMs(run.p99)} ms${run.unexpected > 0 ? ` (${run.unexpected} unexpected answers)` : ''}`;
+}
+
+function summariseRuns(runs) {
+  return {
+    rps: spread(runs.map((run) => run.rps)),
+    p50: spread(runs.map((run) => run.p50)),
+    p99: spread(runs.map((run) => run.p99)),
+    unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
+    statuses: [...new Set(runs.flatMap((run) => Object.keys(run.statuses)))].join('/'),
+  };
+}
+
+/** One load run against a server that must still be up afterwards for the figures to count. */
+async function loadServer(server, scenario, seconds) {
+  const result = await runLoad(server.port, scenario, seconds);
+  assertRunning(server.child, `the ${server.name} server`);
+  return result;
+}
+
+async function measureScenario(scenario, servers, { seconds, rounds, warmup }) {
+  // Not counted: lets both servers' JIT settle on this request before the measured rounds.
+  await loadServer(servers.sandbox, scenario, warmup);
+  await loadServer(servers.baseline, scenario, warmup);
+  const runs = { sandbox: [], baseline: [] };
+  for (let round = 0; round < rounds; round++) {
+    // Alternate who goes first, so a drift in the machine's load favours neither server.
+    const order = round % 2 === 0 ? ['sandbox', 'baseline'] : ['baseline', 'sandbox'];
+    for (const name of order) runs[name].push(await loadServer(servers[name], scenario, seconds));
+    const [sandbox, baseline] = [runs.sandbox[round], runs.baseline[round]];
+    console.log(
+      `  ${scenario.name.padEnd(6)} round ${round + 1}/${rounds}: sandbox ${describeRun(sandbox)} | baseline ${describeRun(baseline)} | ratio ${formatRatio(sandbox.rps / baseline.rps)}`,
+    );
+  }
+  return {
+    scenario,
+    sandbox: summariseRuns(runs.sandbox),
+    baseline: summariseRuns(runs.baseline),
+    // Ratios per round: each pair ran back to back under the same background load.
+    ratio: spread(runs.sandbox.map((run, round) => run.rps / runs.baseline[round].rps)),
+  };
+}
+
+async function measureThroughput(settings) {
+  const sandbox = await startSandbox(ROOT);
+  const scenarios = await captureScenarios(sender(sandbox.port));
+  const baseline = await startBaseline(scenarios);
+  await checkBaselineBytes(baseline.port, scenarios);
+  for (const { name, method, path, response } of scenarios) {
+    console.log(`  ${name.padEnd(6)} ${method} ${path} -> ${response.status}, ${response.body.length} bytes (baseline: same bytes)`);
+  }
+  const servers = { sandbox: { name: 'sandbox', ...sandbox }, baseline: { name: 'baseline', ...baseline } };
+  const results = [];
+  for (const scenario of scenarios) results.push(await measureScenario(scenario, servers, settings));
+  await Promise.all([stop(sandbox.child), stop(baseline.child)]);
+  return { scenarios, results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Heap: after loading, and after a run of distinct idempotency keys
+
+function heapOf(host) {
+  assertRunning(host, 'the app host');
+  const reply = nextMessage(host, 'heap', 60_000, 'app host');
+  host.send({ type: 'heap' });
+  return reply;
+}
+
+async function measureHeap(createScenario, seconds) {
+  // Keys are this prefix and a counter, so the host can count distinct ones in a bitmap.
+  const prefix = `bench-${process.pid}-${Date.now()}-`;
+  const host = forkTracked(join(ROOT, 'scripts/bench/app-host.mjs'), [prefix], { cwd: ROOT, execArgv: ['--expose-gc'] });
+  const ready = await nextMessage(host, 'ready', 120_000, 'app host');
+  console.log(`  heap before the sample data ${formatMiB(ready.heapBeforeLoad)}, after ${formatMiB(ready.heapAfterLoad)}`);
+  const before = await heapOf(host);
+  let counter = 0;
+  const load = await runLoad(ready.port, createScenario, seconds, {
+    // autocannon gives each call a fresh headers object, so this never touches the scenario's.
+    setupRequest: (request) => {
+      request.headers['Idempotency-Key'] = `${prefix}${counter++}`;
+      return request;
+    },
+  });
+  const after = await heapOf(host);
+  await stop(host);
+  console.log(`  ${load.sent} requests sent in ${seconds} s (${describeRun(load)}); heap ${formatMiB(before.heapUsed)} -> ${formatMiB(after.heapUsed)}`);
+  return {
+    seconds,
+    heapBeforeLoad: ready.heapBeforeLoad,
+    heapAfterLoad: ready.heapAfterLoad,
+    heapBeforeRun: before.heapUsed,
+    heapAfterRun: after.heapUsed,
+    load,
+    keyedRequests: after.keyed,
+    distinctKeys: after.distinctKeys,
+    replayed: after.replayed,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function printThroughput({ results }, settings) {
+  const rows = [];
+  for (const { scenario, sandbox, baseline } of results) {
+    for (const [server, summary] of [['sandbox', sandbox], ['baseline', baseline]]) {
+      rows.push([
+        server === 'sandbox' ? scenario.name : '',
+        server === 'sandbox' ? (scenario.label ?? `${scenario.method} ${scenario.path}`) : '',
+        server,
+        formatSpread(summary.rps, formatRps),
+        formatSpread(summary.p50, formatMs),
+        formatSpread(summary.p99, formatMs),
+        summary.statuses,
+        String(summary.unexpected),
+      ]);
+    }
+  }
+  console.log(
+    `\nThroughput: ${CONNECTIONS} connections, median (min–max) of ${settings.rounds} round(s) of ${settings.seconds} s per server, alternating\n`,
+  );
+  console.log(table(['scenario', 'request', 'server', 'req/s', 'p50 ms', 'p99 ms', 'status', 'unexpected'], rows));
+}
+
+function targetRows(throughput, heap, worker) {
+  const rows = [];
+  for (const { scenario, sandbox, ratio } of throughput.results) {
+    const target = TARGETS[scenario.name];
+    rows.push([`${scenario.name}: sandbox/baseline req/s`, `>= ${formatRatio(target.ratio)}`, formatSpread(ratio, formatRatio), verdict(ratio.median >= target.ratio)]);
+    if (target.read) {
+      rows.push([`${scenario.name}: sandbox p99 latency`, `<= ${P99_LIMIT_MS} ms`, `${formatSpread(sandbox.p99, formatMs)} ms`, verdict(sandbox.p99.median <= P99_LIMIT_MS)]);
+    }
+  }
+  const heapLimit = heap.heapAfterLoad + HEAP_MARGIN;
+  rows.push([
+    `heap after ${heap.seconds} s of new Idempotency-Keys`,
+    `< ${formatMiB(heapLimit)} (after load + 64 MiB)`,
+    formatMiB(heap.heapAfterRun),
+    verdict(heap.heapAfterRun < heapLimit),
+  ]);
+  rows.push(
+    worker.na
+      ? ['Worker bundle, gzip', `<= ${formatKiB(WORKER_GZIP_LIMIT)}`, `n/a (${worker.na})`, 'n/a']
+      : ['Worker bundle, gzip', `<= ${formatKiB(WORKER_GZIP_LIMIT)}`, formatKiB(worker.gzipBytes), verdict(worker.gzipBytes <= WORKER_GZIP_LIMIT)],
+  );
+  return rows;
+}
+
+function otherRows(cold, heap, worker) {
+  const load = heap.load;
+  const statuses = Object.entries(load.statuses).map(([status, count]) => `${count} x ${status}`).join(', ') || 'none';
+  return [
+    [`cold start to first 200 of GET /v1/jobs?limit=1 (${cold.runs} runs)`, `${formatSpread(cold.jobs, formatMs)} ms`],
+    [`cold start to first 200 of GET /health (${cold.runs} runs)`, `${formatSpread(cold.health, formatMs)} ms`],
+    ['heap used before the sample data (app code loaded)', formatMiB(heap.heapBeforeLoad)],
+    ['heap used after createApp + one request', formatMiB(heap.heapAfterLoad)],
+    ['heap used by the sample data (difference)', formatMiB(heap.heapAfterLoad - heap.heapBeforeLoad)],
+    [`idempotency run: POST /v1/jobs for ${heap.seconds} s, requests sent`, String(load.sent)],
+    ['idempotency run: answers', `${statuses}; ${load.errors ?? 0} errors`],
+    ['idempotency run: distinct Idempotency-Keys the server saw', `${heap.distinctKeys} of ${heap.keyedRequests} keyed requests, ${heap.replayed} replays`],
+    ['idempotency run: heap before -> after (after gc)', `${formatMiB(heap.heapBeforeRun)} -> ${formatMiB(heap.heapAfterRun)}`],
+    [
+      'Worker bundle (npm run worker:build)',
+      worker.na ? `n/a (${worker.na})` : `${worker.files.join(', ')}: ${formatKiB(worker.rawBytes)}, gzip ${formatKiB(worker.gzipBytes)}`,
+    ],
+  ];
+}
+
+function printReport(settings, cold, throughput, heap, worker) {
+  printThroughput(throughput, settings);
+  console.log('\nTargets (PASS/FAIL are for people: the exit code is 0 either way)\n');
+  console.log(table(['check', 'target', 'measured: median (min–max)', 'result'], targetRows(throughput, heap, worker)));
+  console.log('\nStart-up and memory\n');
+  console.log(table(['measure', 'value'], otherRows(cold, heap, worker)));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Every step has its own time limit; this catches anything they miss, with room for a slow machine. */
+function startWatchdog({ seconds, rounds, warmup, heapSeconds }) {
+  const plannedSeconds = 4 * 2 * (warmup + rounds * seconds) + heapSeconds;
+  const limitMs = (2 * plannedSeconds + 600) * 1000;
+  setTimeout(() => {
+    console.error(`\nbench: still running after ${Math.round(limitMs / 60_000)} minutes; stopping`);
+    killAll();
+    process.exit(1);
+  }, limitMs).unref();
+}
+
+async function main() {
+  const settings = readSettings();
+  requireBuild();
+  startWatchdog(settings);
+  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+  console.log(`Waste Operations API sandbox benchmark: Node ${process.version}, ${cpus().length} CPUs, load average ${load}`);
+  console.log(
+    `${settings.rounds} round(s) x ${settings.seconds} s per scenario and server after ${settings.warmup} s of warm-up, ${CONNECTIONS} connections, 127.0.0.1 only`,
+  );
+
+  console.log(`\nCold start: spawn of node dist/server.js to first 200 (${settings.coldRuns} runs each)`);
+  const cold = await measureColdStarts(settings.coldRuns);
+
+  console.log('\nThroughput: sandbox (node dist/server.js, SANDBOX_RATE_LIMIT=off) against the bare baseline');
+  const throughput = await measureThroughput(settings);
+
+  console.log('\nHeap: app hosted in a child with --expose-gc (dist/app.js)');
+  const createScenario = throughput.scenarios.find((scenario) => scenario.name === 'create');
+  const heap = await measureHeap(createScenario, settings.heapSeconds);
+
+  console.log('\nWorker bundle: npm run worker:build');
+  const worker = await workerBundleSize(ROOT);
+  console.log(worker.na ? `  n/a (${worker.na})` : `  ${worker.files.join(', ')}: gzip ${formatKiB(worker.gzipBytes)}`);
+
+  printReport(settings, cold, throughput, heap, worker);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(`\nbench failed: ${error?.stack ?? error}`);
+    killAll();
+    process.exit(1);
+  },
+);

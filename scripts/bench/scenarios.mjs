@@ -1,0 +1,78 @@
+// The four benchmarked requests, and the exact responses the sandbox gives to them. The bench
+// and test/bench-smoke.test.ts both use this, with `send` over HTTP or through app.request.
+
+export const PUBLIC_KEY = 'svc_test_sandbox_public';
+const AUTH = { Authorization: `Bearer ${PUBLIC_KEY}` };
+
+/** Targets: sandbox req/s as a share of the bare baseline's; `reads` also get the p99 limit. */
+export const TARGETS = {
+  list: { ratio: 0.6, read: true },
+  get: { ratio: 0.75, read: true },
+  error: { ratio: 0.75, read: true },
+  create: { ratio: 0.5, read: false },
+};
+export const P99_LIMIT_MS = 10;
+
+/** A date a month ahead: a plausible booking whatever day the bench runs. */
+function dateAhead(days) {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+async function firstRecord(send, path) {
+  const response = await send({ method: 'GET', path, headers: AUTH });
+  const text = Buffer.from(response.body).toString('utf8');
+  if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${text}`);
+  const record = JSON.parse(text).data?.[0];
+  if (!record) throw new Error(`GET ${path} listed no record to benchmark with`);
+  return record;
+}
+
+/** The body of POST /v1/jobs: a client's own site, a date and a window, so the job is `scheduled`. */
+export function createJobBody(site) {
+  return JSON.stringify({
+    type: 'ci_pickup',
+    client: site.client,
+    site: site.id,
+    scheduled_for: dateAhead(30),
+    window: { start: '08:00', end: '12:00' },
+  });
+}
+
+/**
+ * The scenarios with the sandbox's answer to each (status, content type, body bytes): the
+ * baseline serves exactly these. Throws when the sandbox does not give the expected status,
+ * since figures for the wrong response would mean nothing.
+ */
+export async function captureScenarios(send) {
+  const container = await firstRecord(send, '/v1/containers?limit=1');
+  const site = await firstRecord(send, '/v1/sites?limit=1');
+  const scenarios = [
+    { name: 'list', method: 'GET', path: '/v1/jobs?limit=100', headers: AUTH, expect: 200 },
+    { name: 'get', method: 'GET', path: `/v1/containers/${container.id}`, label: 'GET /v1/containers/{id}', headers: AUTH, expect: 200 },
+    { name: 'error', method: 'GET', path: '/v1/jobs', headers: {}, expect: 401 },
+    {
+      name: 'create',
+      method: 'POST',
+      path: '/v1/jobs',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: createJobBody(site),
+      expect: 201,
+    },
+  ];
+  for (const scenario of scenarios) {
+    const { status, contentType, body } = await send(scenario);
+    if (status !== scenario.expect) {
+      throw new Error(`${scenario.method} ${scenario.path} answered ${status}, not ${scenario.expect}: ${Buffer.from(body).toString('utf8')}`);
+    }
+    scenario.response = { status, contentType, body: Buffer.from(body) };
+  }
+  return scenarios;
+}
+
+/** Why two answers differ, or null when status, content type and bytes are the same. */
+export function responseDifference(expected, actual) {
+  if (actual.status !== expected.status) return `status ${actual.status}, expected ${expected.status}`;
+  if (actual.contentType !== expected.contentType) return `content-type ${actual.contentType}, expected ${expected.contentType}`;
+  if (!Buffer.from(actual.body).equals(expected.body)) return `body of ${actual.body.length} bytes differs from the sandbox's ${expected.body.length}`;
+  return null;
+}
