@@ -8,7 +8,7 @@ import { sampleStore } from './data/store.js';
 import { ApiError, errorBody } from './errors.js';
 import { authenticate, requireScope } from './http/auth.js';
 import { readJsonObject } from './http/body.js';
-import type { Endpoint } from './http/endpoint.js';
+import type { Endpoint, Reply } from './http/endpoint.js';
 import { PathMatcher } from './http/endpoint.js';
 import type { SandboxEnv } from './http/env.js';
 import { withIdempotency } from './http/idempotency.js';
@@ -35,6 +35,7 @@ export interface AppServices {
 }
 
 const SIMULATIONS = ['rate_limited', 'api_error'] as const;
+const textDecoder = new TextDecoder();
 
 export function createApp(config: SandboxConfig, services: AppServices = {}) {
   const keys = new KeyRing(config.keys);
@@ -128,32 +129,28 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     const rawQuery = readQuery(c.req.url);
     const rawBody = endpoint.body === undefined ? undefined : await readJsonObject(c.req.raw);
 
-    const run = async (): Promise<StoredResponse> => {
-      const query = parseOrThrow(endpoint.query ?? EmptyQuery, rawQuery);
+    const run = async (): Promise<Reply> => {
+      // Most reads carry no query: skip the parse rather than validate an empty object.
+      const query = rawQuery === null && endpoint.query === undefined ? {} : parseOrThrow(endpoint.query ?? EmptyQuery, rawQuery ?? {});
       const body =
         endpoint.body === undefined
           ? undefined
           : parseOrThrow(endpoint.body, rawBody, { readonlyFields: endpoint.readonlyFields ?? [] });
-      const result = await endpoint.handle({
-        c,
-        account: c.get('account'),
-        id: c.req.param('id') ?? '',
-        query,
-        body,
-        now: now(),
-      });
-      return { status: result.status, body: result.json };
+      return endpoint.handle({ c, account: c.get('account'), id: c.req.param('id') ?? '', query, body, now: now() });
     };
 
     const idempotencyKey = endpoint.idempotent ? c.req.header('Idempotency-Key') : undefined;
     if (idempotencyKey === undefined) {
       const result = await run();
-      return respond(c, result.status, result.body);
+      return respond(c, result.status, result.json);
     }
     const outcome = await withIdempotency(
       idempotency,
       { apiKey: key.key, idempotencyKey, method: endpoint.method, path: c.req.path, body: rawBody },
-      run,
+      async (): Promise<StoredResponse> => {
+        const result = await run();
+        return { status: result.status, body: typeof result.json === 'string' ? result.json : textDecoder.decode(result.json) };
+      },
       (error) => ({ status: error.status, body: errorBody(error, c.get('requestId')) }),
     );
     return respond(

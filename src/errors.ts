@@ -34,7 +34,12 @@ export class ApiError extends Error {
   readonly headers: Record<string, string> | undefined;
 
   constructor(code: ErrorCode, options: ApiErrorOptions) {
+    // An ApiError is an answer, not a fault: nobody reads its stack, and capturing one was the
+    // largest single cost of a 401. Real faults keep their stacks.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(options.message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
     this.code = code;
     this.status = options.status ?? ERROR_CODES[code].status;

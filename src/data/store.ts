@@ -1,6 +1,7 @@
 // Indexes over the sample data of one seed, built once: each resource's records in list order,
-// their JSON pre-serialised (reads answer by joining strings), and a position map for IDs and
-// cursors. Nothing here changes after construction: the sandbox keeps nothing.
+// their JSON pre-serialised and UTF-8 encoded (a read copies bytes, it never serialises), and a
+// position map for IDs and cursors. Nothing here changes after construction: the sandbox keeps
+// nothing.
 import type { Container } from '../resources/containers/schema.js';
 import type { Job } from '../resources/jobs/schema.js';
 import type { WasteProfile } from '../resources/waste_profiles/schema.js';
@@ -12,20 +13,24 @@ interface Listable {
 }
 
 export interface ListPage {
-  /** The list envelope as JSON text. */
-  json: string;
+  /** The list envelope as UTF-8 JSON. */
+  body: Uint8Array<ArrayBuffer>;
   count: number;
 }
+
+const encoder = new TextEncoder();
+const LIST_OPEN = encoder.encode('{"object":"list","data":[');
+const COMMA = encoder.encode(',');
 
 export class ResourceIndex<T extends Listable> {
   /** Records in the list order of the reference. */
   readonly records: readonly T[];
-  readonly #json: readonly string[];
+  readonly #bytes: readonly Uint8Array<ArrayBuffer>[];
   readonly #position: ReadonlyMap<string, number>;
 
   constructor(records: readonly T[], compare: (a: T, b: T) => number) {
     this.records = [...records].sort(compare);
-    this.#json = this.records.map((record) => JSON.stringify(record));
+    this.#bytes = this.records.map((record) => encoder.encode(JSON.stringify(record)));
     this.#position = new Map(this.records.map((record, index) => [record.id, index]));
   }
 
@@ -34,10 +39,10 @@ export class ResourceIndex<T extends Listable> {
     return index === undefined ? undefined : this.records[index];
   }
 
-  /** The record's JSON exactly as served. */
-  json(id: string): string | undefined {
+  /** The record's JSON exactly as served, UTF-8 encoded. */
+  bytes(id: string): Uint8Array<ArrayBuffer> | undefined {
     const index = this.#position.get(id);
-    return index === undefined ? undefined : this.#json[index];
+    return index === undefined ? undefined : this.#bytes[index];
   }
 
   has(id: string): boolean {
@@ -51,7 +56,8 @@ export class ResourceIndex<T extends Listable> {
    */
   page(matches: ((record: T) => boolean) | undefined, limit: number, startingAfter: string | undefined): ListPage {
     let index = startingAfter === undefined ? 0 : (this.#position.get(startingAfter) ?? -1) + 1;
-    const parts: string[] = [];
+    const parts: Uint8Array<ArrayBuffer>[] = [];
+    let size = 0;
     let lastId: string | null = null;
     let hasMore = false;
     for (; index < this.records.length; index++) {
@@ -61,14 +67,27 @@ export class ResourceIndex<T extends Listable> {
         hasMore = true;
         break;
       }
-      parts.push(this.#json[index] as string);
+      const bytes = this.#bytes[index] as Uint8Array<ArrayBuffer>;
+      parts.push(bytes);
+      size += bytes.byteLength;
       lastId = record.id;
     }
     const cursor = hasMore && lastId !== null ? `"${lastId}"` : 'null';
-    return {
-      json: `{"object":"list","data":[${parts.join(',')}],"has_more":${hasMore},"next_cursor":${cursor}}`,
-      count: parts.length,
+    const close = encoder.encode(`],"has_more":${hasMore},"next_cursor":${cursor}}`);
+    // One allocation and a copy per record: the page is never serialised or encoded again.
+    const body = new Uint8Array(LIST_OPEN.byteLength + size + Math.max(parts.length - 1, 0) + close.byteLength);
+    let offset = 0;
+    const append = (chunk: Uint8Array) => {
+      body.set(chunk, offset);
+      offset += chunk.byteLength;
     };
+    append(LIST_OPEN);
+    parts.forEach((part, i) => {
+      if (i > 0) append(COMMA);
+      append(part);
+    });
+    append(close);
+    return { body, count: parts.length };
   }
 }
 

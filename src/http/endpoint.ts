@@ -25,7 +25,8 @@ export interface HandlerInput<Query, Body> {
 
 export interface Reply {
   status: 200 | 201;
-  json: string;
+  /** JSON text, or the UTF-8 bytes of it where they were encoded in advance (sample records). */
+  json: string | Uint8Array<ArrayBuffer>;
 }
 
 export interface EndpointSpec<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {

@@ -4,10 +4,11 @@ import { ApiError } from '../errors.js';
  * The query string as a plain object of single values. A parameter given twice is a 400: the
  * reference has no array parameters, and taking either value silently would hide a client bug.
  */
-export function readQuery(url: string): Record<string, string> {
+export function readQuery(url: string): Record<string, string> | null {
   const mark = url.indexOf('?');
+  // null, not {}, for "no query at all": most reads have none and skip validation entirely.
+  if (mark === -1 || mark === url.length - 1) return null;
   const query: Record<string, string> = {};
-  if (mark === -1) return query;
   const search = new URLSearchParams(url.slice(mark + 1));
   for (const [name, value] of search) {
     if (Object.hasOwn(query, name)) {

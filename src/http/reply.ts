@@ -20,7 +20,7 @@ export function baseHeaders(rateLimitPolicy: string): Readonly<Record<string, st
 export type Responder = (
   c: Context<SandboxEnv>,
   status: number,
-  json: string,
+  json: string | Uint8Array<ArrayBuffer>,
   extraHeaders?: Record<string, string>,
 ) => Response;
 

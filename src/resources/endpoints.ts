@@ -58,7 +58,7 @@ export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec
         });
       }
       const page = index.page(spec.match(filters as z.output<z.ZodObject<S>>), limit ?? PAGE_SIZE_DEFAULT, startingAfter);
-      return { status: 200, json: page.json };
+      return { status: 200, json: page.body };
     },
   });
 }
@@ -82,9 +82,9 @@ export function getEndpoint<C extends Collection>(spec: GetSpec<C>): Endpoint {
     summary: spec.summary,
     success: { status: 200, schema: spec.item, description: `The ${spec.object}` },
     handle({ account, id }) {
-      const json = account[spec.collection].json(id);
-      if (json === undefined) throw resourceMissing(spec.object, id);
-      return { status: 200, json };
+      const bytes = account[spec.collection].bytes(id);
+      if (bytes === undefined) throw resourceMissing(spec.object, id);
+      return { status: 200, json: bytes };
     },
   });
 }

@@ -1,14 +1,6 @@
 // What a write makes that the sample data does not hold: fresh IDs and real-clock timestamps.
+import { randomBase62 } from '../random-text.js';
 import { ID_BODY_LENGTH, ID_PREFIXES, type ObjectType } from './common.js';
-
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-function randomBase62(length: number): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(length));
-  let text = '';
-  for (const byte of bytes) text += ALPHABET[byte % 62];
-  return text;
-}
 
 /** A new ID for a record created by a write; never one of the sample IDs in practice (62^14). */
 export function newId(object: ObjectType): string {

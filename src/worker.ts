@@ -1,0 +1,40 @@
+// The Workers entry: the same app as Node (src/server.ts), with the Idempotency-Key store and
+// the rate-limit counters in Durable Objects so every instance shares them (SANDBOX.md,
+// "Idempotency" and "Rate limits and failure simulation"). Configuration comes from the
+// Worker's variables, with the names of SANDBOX.md's "Configuration".
+import { DEFAULT_RATE_LIMIT } from './config.js';
+import { ApiError, errorBody } from './errors.js';
+import { baseHeaders } from './http/reply.js';
+import { newRequestId } from './http/request-id.js';
+import { appFor } from './worker/apps.js';
+import type { WorkerEnv } from './worker/env.js';
+
+export { IdempotencyObject } from './worker/idempotency-object.js';
+export { RateLimitObject } from './worker/rate-limit-object.js';
+
+export default {
+  fetch(request, env, ctx) {
+    let app;
+    try {
+      app = appFor(env);
+    } catch (error) {
+      return configurationError(error);
+    }
+    return app.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<WorkerEnv>;
+
+/**
+ * A variable that cannot be used (SANDBOX_RATE_LIMIT=fast, a malformed SANDBOX_KEYS) fails every
+ * request with a 500 in the API's error shape that names the problem, rather than Cloudflare's
+ * HTML error page. Node refuses to start instead (src/server.ts).
+ */
+function configurationError(error: unknown): Response {
+  const message = `The sandbox is misconfigured: ${error instanceof Error ? error.message : String(error)}`;
+  console.error(message);
+  const requestId = newRequestId();
+  return new Response(errorBody(new ApiError('api_error', { message }), requestId), {
+    status: 500,
+    headers: { ...baseHeaders(`${DEFAULT_RATE_LIMIT};w=1`), 'Content-Type': 'application/json', 'Request-Id': requestId },
+  });
+}

@@ -1,0 +1,47 @@
+// The app of each configuration, built on the first request that needs it and kept for the life
+// of the isolate. Building generates the sample data (~100 ms of CPU), which must stay out of
+// the global scope: Workers bound the CPU time of a script's startup.
+import { createApp } from '../app.js';
+import { readConfig, type ConfigSources } from '../config.js';
+import type { WorkerEnv } from './env.js';
+import { DurableObjectIdempotencyStore } from './idempotency-store.js';
+import { DurableObjectRateLimiter } from './rate-limiter.js';
+
+export type SandboxApp = ReturnType<typeof createApp>;
+
+/**
+ * A deployed Worker has one configuration, so this holds one app. Tests hand the same isolate
+ * other variables (another rate limit, say); a few entries cover them without growing unbounded.
+ */
+const MAX_APPS = 8;
+const apps = new Map<string, SandboxApp>();
+
+export function appFor(env: WorkerEnv): SandboxApp {
+  const sources = configSources(env);
+  const cacheKey = JSON.stringify([sources.SANDBOX_SEED, sources.SANDBOX_RATE_LIMIT, sources.SANDBOX_KEYS]);
+  let app = apps.get(cacheKey);
+  if (app === undefined) {
+    app = buildApp(env, sources);
+    if (apps.size >= MAX_APPS) apps.clear();
+    apps.set(cacheKey, app);
+  }
+  return app;
+}
+
+function buildApp(env: WorkerEnv, sources: ConfigSources): SandboxApp {
+  const config = readConfig(sources);
+  return createApp(config, {
+    idempotency: new DurableObjectIdempotencyStore(env.IDEMPOTENCY),
+    rateLimiter: config.rateLimit === null ? null : new DurableObjectRateLimiter(env.RATE_LIMITS, config.rateLimit),
+    // Cloudflare sets CF-Connecting-IP to the address of the client that reached its edge.
+    clientAddress: (c) => c.req.header('CF-Connecting-IP') ?? 'unknown',
+  });
+}
+
+function configSources(env: WorkerEnv): ConfigSources {
+  return {
+    SANDBOX_SEED: env.SANDBOX_SEED,
+    SANDBOX_RATE_LIMIT: env.SANDBOX_RATE_LIMIT,
+    SANDBOX_KEYS: typeof env.SANDBOX_KEYS === 'object' ? JSON.stringify(env.SANDBOX_KEYS) : env.SANDBOX_KEYS,
+  };
+}

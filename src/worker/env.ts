@@ -1,0 +1,18 @@
+// The bindings of the Worker (wrangler.toml). Variables carry the names of SANDBOX.md's
+// "Configuration"; PORT and HOST have no meaning on Workers.
+import type { IdempotencyObject } from './idempotency-object.js';
+import type { RateLimitObject } from './rate-limit-object.js';
+
+export interface WorkerEnv {
+  SANDBOX_SEED?: string;
+  SANDBOX_RATE_LIMIT?: string;
+  /**
+   * JSON text of the key table. A `[vars]` entry written as a TOML table or array arrives as a
+   * parsed value instead of text, so the entry point accepts either.
+   */
+  SANDBOX_KEYS?: string | object;
+  /** One object per (API key, Idempotency-Key): SANDBOX.md, "Idempotency". */
+  IDEMPOTENCY: DurableObjectNamespace<IdempotencyObject>;
+  /** One object per rate-limit bucket (API key and client address). */
+  RATE_LIMITS: DurableObjectNamespace<RateLimitObject>;
+}

@@ -1,0 +1,36 @@
+import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../idempotency/store.js';
+import type { IdempotencyObject } from './idempotency-object.js';
+import { objectName } from './object-name.js';
+
+/**
+ * The IdempotencyStore of the Worker: each key is its own Durable Object, reached over RPC, so
+ * every isolate in every location shares one answer per key (SANDBOX.md, "Idempotency").
+ */
+export class DurableObjectIdempotencyStore implements IdempotencyStore {
+  readonly #namespace: DurableObjectNamespace<IdempotencyObject>;
+
+  constructor(namespace: DurableObjectNamespace<IdempotencyObject>) {
+    this.#namespace = namespace;
+  }
+
+  async claim(key: string, fingerprint: string): Promise<IdempotencyClaim> {
+    return (await this.#object(key)).claim(fingerprint);
+  }
+
+  async complete(key: string, fingerprint: string, response: StoredResponse): Promise<void> {
+    await (await this.#object(key)).complete(fingerprint, response);
+  }
+
+  async release(key: string): Promise<void> {
+    await (await this.#object(key)).release();
+  }
+
+  async #object(key: string): Promise<DurableObjectStub<IdempotencyObject>> {
+    return this.#namespace.getByName(await idempotencyObjectName(key));
+  }
+}
+
+/** The object that holds `key` (already scoped to the API key, as src/http/idempotency.ts builds it). */
+export async function idempotencyObjectName(key: string): Promise<string> {
+  return objectName('idempotency', key);
+}
