@@ -13,8 +13,8 @@ import { PathMatcher } from './http/endpoint.js';
 import type { SandboxEnv } from './http/env.js';
 import { withIdempotency } from './http/idempotency.js';
 import { readQuery } from './http/query.js';
-import { baseHeaders, errorResponse, responder } from './http/reply.js';
-import { newRequestId } from './http/request-id.js';
+import { CORS_HEADERS, errorResponse, responder } from './http/reply.js';
+import { requestId } from './http/request-id.js';
 import { parseOrThrow } from './http/validation.js';
 import { MemoryIdempotencyStore } from './idempotency/memory-store.js';
 import type { IdempotencyStore, StoredResponse } from './idempotency/store.js';
@@ -50,20 +50,15 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   const clientAddress = services.clientAddress ?? (() => 'unknown');
   const now = services.now ?? (() => new Date());
   const policy = `${config.rateLimit ?? DEFAULT_RATE_LIMIT};w=1`;
-  const respond = responder(baseHeaders(policy));
+  const respond = responder(policy);
   const paths = new PathMatcher(ENDPOINTS);
 
   const app = new Hono<SandboxEnv>();
 
-  app.use(async (c, next) => {
-    c.set('requestId', newRequestId());
-    await next();
-  });
-
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(respond, c, error);
     // A real fault: log it for the operator, tell the client only that it may retry.
-    console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}:`, error);
+    console.error(`[${requestId(c)}] ${c.req.method} ${c.req.path}:`, error);
     return errorResponse(respond, c, new ApiError('api_error', { message: 'An internal error occurred. Retry with the same Idempotency-Key.' }));
   });
 
@@ -94,8 +89,9 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     return new Response(null, {
       status: 204,
       headers: {
-        ...baseHeaders(policy),
-        'Request-Id': c.get('requestId'),
+        ...CORS_HEADERS,
+        'RateLimit-Policy': policy,
+        'Request-Id': requestId(c),
         'Access-Control-Allow-Methods': (allowed.length > 0 ? allowed : ['GET', 'POST', 'PATCH', 'DELETE']).join(', '),
         'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Sandbox-Simulate',
         'Access-Control-Max-Age': '600',
@@ -151,7 +147,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
         const result = await run();
         return { status: result.status, body: typeof result.json === 'string' ? result.json : textDecoder.decode(result.json) };
       },
-      (error) => ({ status: error.status, body: errorBody(error, c.get('requestId')) }),
+      (error) => ({ status: error.status, body: errorBody(error, requestId(c)) }),
     );
     return respond(
       c,

@@ -61,12 +61,16 @@ describe('headers on every response', () => {
     ['a 401', '/v1/jobs', null],
     ['a 404', '/v1/nothing', PUBLIC_KEY],
     ['the health check', '/health', null],
-  ])('%s carries Request-Id, RateLimit-Policy and CORS headers', async (_, path, key) => {
+  ])('%s carries Request-Id and RateLimit-Policy, and CORS headers for a browser', async (_, path, key) => {
     const result = await call(app, path, { key });
     expect(result.headers.get('Request-Id')).toMatch(/^req_[0-9A-Za-z]{24}$/);
     expect(result.headers.get('RateLimit-Policy')).toBe('25;w=1');
-    expect(result.headers.get('Access-Control-Allow-Origin')).toBe('*');
-    expect(result.headers.get('Access-Control-Expose-Headers')).toContain('Request-Id');
+    expect(result.headers.get('Access-Control-Allow-Origin')).toBeNull();
+    const fromBrowser = await call(app, path, { key, headers: { Origin: 'https://docs.example.com' } });
+    expect(fromBrowser.headers.get('Request-Id')).toMatch(/^req_[0-9A-Za-z]{24}$/);
+    expect(fromBrowser.headers.get('RateLimit-Policy')).toBe('25;w=1');
+    expect(fromBrowser.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(fromBrowser.headers.get('Access-Control-Expose-Headers')).toBe('Request-Id, RateLimit-Policy, Retry-After, Idempotent-Replayed');
   });
 
   it('gives every request its own Request-Id', async () => {

@@ -19,8 +19,12 @@ export interface ListPage {
 }
 
 const encoder = new TextEncoder();
-const LIST_OPEN = encoder.encode('{"object":"list","data":[');
-const COMMA = encoder.encode(',');
+/** UTF-8 bytes, typed as the ArrayBuffer-backed view that Response bodies take on every runtime. */
+function utf8(text: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(text) as Uint8Array<ArrayBuffer>;
+}
+const LIST_OPEN = utf8('{"object":"list","data":[');
+const COMMA = utf8(',');
 
 export class ResourceIndex<T extends Listable> {
   /** Records in the list order of the reference. */
@@ -30,7 +34,7 @@ export class ResourceIndex<T extends Listable> {
 
   constructor(records: readonly T[], compare: (a: T, b: T) => number) {
     this.records = [...records].sort(compare);
-    this.#bytes = this.records.map((record) => encoder.encode(JSON.stringify(record)));
+    this.#bytes = this.records.map((record) => utf8(JSON.stringify(record)));
     this.#position = new Map(this.records.map((record, index) => [record.id, index]));
   }
 
@@ -73,7 +77,7 @@ export class ResourceIndex<T extends Listable> {
       lastId = record.id;
     }
     const cursor = hasMore && lastId !== null ? `"${lastId}"` : 'null';
-    const close = encoder.encode(`],"has_more":${hasMore},"next_cursor":${cursor}}`);
+    const close = utf8(`],"has_more":${hasMore},"next_cursor":${cursor}}`);
     // One allocation and a copy per record: the page is never serialised or encoded again.
     const body = new Uint8Array(LIST_OPEN.byteLength + size + Math.max(parts.length - 1, 0) + close.byteLength);
     let offset = 0;

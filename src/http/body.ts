@@ -40,7 +40,7 @@ async function readLimited(request: Request): Promise<Uint8Array> {
   return bytes;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function isJsonContentType(value: string): boolean {
   const mediaType = value.split(';', 1)[0]?.trim().toLowerCase() ?? '';

@@ -1,21 +1,16 @@
 import type { Context } from 'hono';
 import { ApiError, errorBody } from '../errors.js';
 import type { SandboxEnv } from './env.js';
+import { requestId } from './request-id.js';
 
 /** Headers a browser may read across origins (SANDBOX.md, "Browsers and tools"). */
 export const EXPOSED_HEADERS = 'Request-Id, RateLimit-Policy, Retry-After, Idempotent-Replayed';
 
-/**
- * The headers of every response, errors and preflights included: the request ID, the rate-limit
- * policy (reference, "Limits") and CORS for every origin. Built once per app.
- */
-export function baseHeaders(rateLimitPolicy: string): Readonly<Record<string, string>> {
-  return Object.freeze({
-    'RateLimit-Policy': rateLimitPolicy,
-    'Access-Control-Allow-Origin': '*',
-    'Access-Control-Expose-Headers': EXPOSED_HEADERS,
-  });
-}
+/** CORS for every origin: sent when the request comes from a browser, which always sends Origin. */
+export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+});
 
 export type Responder = (
   c: Context<SandboxEnv>,
@@ -24,20 +19,26 @@ export type Responder = (
   extraHeaders?: Record<string, string>,
 ) => Response;
 
-/** The one place responses are made, so no response can miss the common headers. */
-export function responder(headers: Readonly<Record<string, string>>): Responder {
+/**
+ * The one place responses are made, so no response can miss the common headers: the request
+ * ID and the rate-limit policy on every one (reference, "Limits"), CORS on browsers' requests.
+ * Requests without Origin (servers, CI, curl) skip the two CORS headers: on the hot path every
+ * header costs, and only browsers read them.
+ */
+export function responder(rateLimitPolicy: string): Responder {
+  const plain = Object.freeze({ 'Content-Type': 'application/json', 'RateLimit-Policy': rateLimitPolicy });
+  const browser = Object.freeze({ ...plain, ...CORS_HEADERS });
   return (c, status, json, extraHeaders) =>
     new Response(json, {
       status,
       headers: {
-        ...headers,
-        'Content-Type': 'application/json',
-        'Request-Id': c.get('requestId'),
+        ...(c.req.header('Origin') === undefined ? plain : browser),
+        'Request-Id': requestId(c),
         ...extraHeaders,
       },
     });
 }
 
 export function errorResponse(respond: Responder, c: Context<SandboxEnv>, error: ApiError): Response {
-  return respond(c, error.status, errorBody(error, c.get('requestId')), error.headers);
+  return respond(c, error.status, errorBody(error, requestId(c)), error.headers);
 }

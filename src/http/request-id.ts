@@ -1,6 +1,22 @@
+import type { Context } from 'hono';
 import { randomBase62 } from '../random-text.js';
+import type { SandboxEnv } from './env.js';
 
 /** `req_` and 24 random base-62 characters (~142 bits); the same value as the Request-Id header. */
 export function newRequestId(): string {
   return `req_${randomBase62(24)}`;
+}
+
+/**
+ * The request's ID, made on first use and kept on the context: the body of an error and the
+ * Request-Id header then always agree. Made lazily rather than by a middleware, which would add
+ * a layer to every request.
+ */
+export function requestId(c: Context<SandboxEnv>): string {
+  let id = c.get('requestId');
+  if (id === undefined) {
+    id = newRequestId();
+    c.set('requestId', id);
+  }
+  return id;
 }
