@@ -4,7 +4,7 @@
 // Worker's variables, with the names of SANDBOX.md's "Configuration".
 import { DEFAULT_RATE_LIMIT } from './config.js';
 import { ApiError, errorBody } from './errors.js';
-import { baseHeaders } from './http/reply.js';
+import { CORS_HEADERS } from './http/reply.js';
 import { newRequestId } from './http/request-id.js';
 import { appFor } from './worker/apps.js';
 import type { WorkerEnv } from './worker/env.js';
@@ -18,7 +18,7 @@ export default {
     try {
       app = appFor(env);
     } catch (error) {
-      return configurationError(error);
+      return configurationError(error, request);
     }
     return app.fetch(request, env, ctx);
   },
@@ -29,12 +29,18 @@ export default {
  * request with a 500 in the API's error shape that names the problem, rather than Cloudflare's
  * HTML error page. Node refuses to start instead (src/server.ts).
  */
-function configurationError(error: unknown): Response {
+function configurationError(error: unknown, request: Request): Response {
   const message = `The sandbox is misconfigured: ${error instanceof Error ? error.message : String(error)}`;
   console.error(message);
   const requestId = newRequestId();
   return new Response(errorBody(new ApiError('api_error', { message }), requestId), {
     status: 500,
-    headers: { ...baseHeaders(`${DEFAULT_RATE_LIMIT};w=1`), 'Content-Type': 'application/json', 'Request-Id': requestId },
+    headers: {
+      // As src/http/reply.ts answers: CORS only for browsers, which always send Origin.
+      ...(request.headers.has('Origin') ? CORS_HEADERS : {}),
+      'RateLimit-Policy': `${DEFAULT_RATE_LIMIT};w=1`,
+      'Content-Type': 'application/json',
+      'Request-Id': requestId,
+    },
   });
 }
