@@ -57,6 +57,12 @@ function main(): void {
     console.log(`Waste Operations API sandbox on http://${hostname}:${info.port} (seed ${config.seed}, rate limit ${rate})`);
     console.log(`Try: curl -H 'Authorization: Bearer svc_test_sandbox_public' 'http://${hostname}:${info.port}/v1/jobs?limit=2'`);
   });
+  // A client that sends its headers or body too slowly is cut off instead of holding a socket
+  // (Node's defaults are 60 s and 300 s; no sandbox request needs more than a few seconds).
+  if ('requestTimeout' in server) {
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 30_000;
+  }
   const stop = () => server.close(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -47,8 +47,18 @@ function isJsonContentType(value: string): boolean {
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
 
+/** The body's bytes; a connection that closes mid-body is the client's problem, never a 500. */
+async function readBytes(request: Request): Promise<Uint8Array> {
+  try {
+    return await readLimited(request);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError('parameter_invalid', { message: 'The request body could not be read: the connection closed before it was complete.' });
+  }
+}
+
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const bytes = await readLimited(request);
+  const bytes = await readBytes(request);
   if (bytes.byteLength === 0) return {};
   const contentType = request.headers.get('content-type');
   if (contentType === null || !isJsonContentType(contentType)) {

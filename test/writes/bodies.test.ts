@@ -205,6 +205,25 @@ describe('bodies: particular cases', () => {
     expect(result.json.deleted).toBe(true);
   });
 
+  it('a body whose connection breaks mid-way is a 400, not a 500', async () => {
+    // A stream without Content-Length that fails after its first chunk, as an aborted upload does.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"name":"Half'));
+        controller.error(new Error('aborted'));
+      },
+    });
+    const result = await app.request('/v1/clients', {
+      method: 'POST',
+      headers: { Authorization: 'Bearer svc_test_sandbox_public', 'Content-Type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const answer = await result.text();
+    expect(result.status, answer).toBe(400);
+    expect(JSON.parse(answer).error).toMatchObject({ code: 'parameter_invalid', message: expect.stringMatching(/could not be read/) });
+  });
+
   it('a Content-Length over 1 MiB is 413 before the body is read', async () => {
     const result = await app.request('/v1/clients', {
       method: 'POST',
