@@ -256,9 +256,9 @@ function otherRows(cold, heap, worker) {
   return [
     [`cold start to first 200 of GET /v1/jobs?limit=1 (${cold.runs} runs)`, `${formatSpread(cold.jobs, formatMs)} ms`],
     [`cold start to first 200 of GET /health (${cold.runs} runs)`, `${formatSpread(cold.health, formatMs)} ms`],
-    ['heap used before the sample data (app code loaded)', formatMiB(heap.heapBeforeLoad)],
-    ['heap used after createApp + one request', formatMiB(heap.heapAfterLoad)],
-    ['heap used by the sample data (difference)', formatMiB(heap.heapAfterLoad - heap.heapBeforeLoad)],
+    ['heap + array buffers before the sample data (code loaded)', formatMiB(heap.heapBeforeLoad)],
+    ['heap + array buffers after createApp + one request', formatMiB(heap.heapAfterLoad)],
+    ['heap + array buffers of the sample data (difference)', formatMiB(heap.heapAfterLoad - heap.heapBeforeLoad)],
     [`idempotency run: POST /v1/jobs for ${heap.seconds} s, requests sent`, String(load.sent)],
     ['idempotency run: answers', `${statuses}; ${load.errors ?? 0} errors`],
     ['idempotency run: distinct Idempotency-Keys the server saw', `${heap.distinctKeys} of ${heap.keyedRequests} keyed requests, ${heap.replayed} replays`],

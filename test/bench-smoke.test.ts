@@ -1,5 +1,5 @@
 // The benchmark's baseline (scripts/bench/baseline-app.mjs) must answer each benchmarked request
-// with exactly the sandbox's status, content type and bytes, or the sandbox/baseline ratios of
+// with exactly the sandbox's status, headers and bytes, or the sandbox/baseline ratios of
 // `npm run bench` compare different work. In-process through app.request; no timing here, ever.
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
@@ -8,6 +8,7 @@ import { readConfig } from '../src/config.js';
 interface Answer {
   status: number;
   contentType: string | null;
+  headers: Record<string, string>;
   body: Uint8Array;
 }
 interface Scenario {
@@ -35,7 +36,12 @@ const { captureScenarios, responseDifference } = (await import(helper('scenarios
 const { createBaselineApp } = (await import(helper('baseline-app.mjs'))) as BaselineModule;
 
 async function answerOf(response: Response): Promise<Answer> {
-  return { status: response.status, contentType: response.headers.get('content-type'), body: new Uint8Array(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    headers: Object.fromEntries(response.headers),
+    body: new Uint8Array(await response.arrayBuffer()),
+  };
 }
 
 /** `send` for an app handled in-process. */
@@ -44,7 +50,7 @@ function inProcess(app: { request: (path: string, init: RequestInit) => Response
 }
 
 describe('bench baseline', () => {
-  it('answers every benchmarked request with the sandbox’s exact status, content type and bytes', async () => {
+  it('answers every benchmarked request with the sandbox’s exact status, headers and bytes', async () => {
     const sandbox = createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off' }));
     const scenarios = await captureScenarios(inProcess(sandbox));
     expect(scenarios.map((scenario) => [scenario.name, scenario.response.status])).toEqual([

@@ -13,7 +13,11 @@ export function createBaselineApp(scenarios) {
     const pathname = scenario.path.split('?')[0];
     const routeKey = `${scenario.method} ${pathname}`;
     const route = routes.get(routeKey) ?? { method: scenario.method, pathname, withKey: null, withoutKey: null };
-    const answer = { status: scenario.response.status, contentType: scenario.response.contentType, body: scenario.response.body };
+    const answer = {
+      status: scenario.response.status,
+      headers: { 'Content-Type': scenario.response.contentType, ...scenario.response.headers },
+      body: scenario.response.body,
+    };
     if ('Authorization' in scenario.headers) route.withKey = answer;
     else route.withoutKey = answer;
     routes.set(routeKey, route);
@@ -23,7 +27,7 @@ export function createBaselineApp(scenarios) {
       // A request body is read as any real endpoint must, so a POST costs the baseline its upload too.
       if (method !== 'GET') await c.req.arrayBuffer();
       const answer = (c.req.header('Authorization') !== undefined ? withKey : withoutKey) ?? withKey ?? withoutKey;
-      return new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType } });
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
     });
   }
   return app;

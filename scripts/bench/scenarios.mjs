@@ -60,19 +60,37 @@ export async function captureScenarios(send) {
     },
   ];
   for (const scenario of scenarios) {
-    const { status, contentType, body } = await send(scenario);
+    const { status, contentType, headers, body } = await send(scenario);
     if (status !== scenario.expect) {
       throw new Error(`${scenario.method} ${scenario.path} answered ${status}, not ${scenario.expect}: ${Buffer.from(body).toString('utf8')}`);
     }
-    scenario.response = { status, contentType, body: Buffer.from(body) };
+    scenario.response = { status, contentType, headers: apiHeaders(headers), body: Buffer.from(body) };
   }
   return scenarios;
 }
 
-/** Why two answers differ, or null when status, content type and bytes are the same. */
+/** Headers Node writes itself for any server: the baseline gets them from its own stack. */
+const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * The API's own headers of an answer (Request-Id, RateLimit-Policy, Allow…), which the baseline
+ * sends too: "the same bytes" on the wire, so the load generator parses the same response from
+ * both and the ratio measures the server alone.
+ */
+function apiHeaders(headers = {}) {
+  const kept = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!TRANSPORT_HEADERS.has(name.toLowerCase()) && typeof value === 'string') kept[name] = value;
+  }
+  return kept;
+}
+
+/** Why two answers differ, or null when status, content type, API headers and bytes are the same. */
 export function responseDifference(expected, actual) {
   if (actual.status !== expected.status) return `status ${actual.status}, expected ${expected.status}`;
   if (actual.contentType !== expected.contentType) return `content-type ${actual.contentType}, expected ${expected.contentType}`;
   if (!Buffer.from(actual.body).equals(expected.body)) return `body of ${actual.body.length} bytes differs from the sandbox's ${expected.body.length}`;
+  const headers = JSON.stringify(apiHeaders(actual.headers));
+  if (headers !== JSON.stringify(expected.headers)) return `headers ${headers}, expected ${JSON.stringify(expected.headers)}`;
   return null;
 }
