@@ -121,6 +121,8 @@ export function soonestFirst(a: Job, b: Job): number {
 
 export class AccountStore {
   readonly name: AccountName;
+  /** The seed the records come from: with the name, what tells two accounts' data apart. */
+  readonly seed: string;
   readonly clients;
   readonly sites;
   readonly waste_profiles;
@@ -133,8 +135,9 @@ export class AccountStore {
   /** A job's containers, in the order they were created. */
   readonly containersByJob: ReadonlyMap<string, readonly Container[]>;
 
-  constructor(name: AccountName, data: AccountData) {
+  constructor(name: AccountName, data: AccountData, seed: string) {
     this.name = name;
+    this.seed = seed;
     this.clients = new ResourceIndex(data.clients, newestFirst);
     this.sites = new ResourceIndex(data.sites, newestFirst);
     this.waste_profiles = new ResourceIndex<WasteProfile>(data.waste_profiles, newestFirst);
@@ -160,7 +163,10 @@ export class SampleStore {
 
   constructor(data: SampleData) {
     this.seed = data.seed;
-    this.accounts = { A: new AccountStore('A', data.accounts.A), B: new AccountStore('B', data.accounts.B) };
+    this.accounts = {
+      A: new AccountStore('A', data.accounts.A, data.seed),
+      B: new AccountStore('B', data.accounts.B, data.seed),
+    };
   }
 }
 

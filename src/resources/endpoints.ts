@@ -2,6 +2,7 @@
 // list.ts / get.ts calls these with its own path, scope, filters and schema.
 import type { z } from '@hono/zod-openapi';
 import type { Scope } from '../auth/scopes.js';
+import { PageCache } from '../data/page-cache.js';
 import type { AccountStore, ResourceIndex } from '../data/store.js';
 import { ApiError, resourceMissing } from '../errors.js';
 import { defineEndpoint, type Endpoint } from '../http/endpoint.js';
@@ -37,6 +38,7 @@ interface ListSpec<C extends Collection, S extends z.ZodRawShape> {
 
 export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec: ListSpec<C, S>): Endpoint {
   const query = listQuery(spec.filters);
+  const pages = new PageCache();
   return defineEndpoint({
     operationId: spec.operationId,
     method: 'GET',
@@ -57,8 +59,14 @@ export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec
           message: `starting_after must be the ID of a ${spec.object} in this account (${ID_PREFIXES[spec.object]}_…); pass the previous page's next_cursor.`,
         });
       }
-      const page = index.page(spec.match(filters as z.output<z.ZodObject<S>>), limit ?? PAGE_SIZE_DEFAULT, startingAfter);
-      return { status: 200, json: page.body };
+      // The parsed query in schema order names the page: `limit=100` and `limit=0100` share it.
+      const cacheKey = `${account.seed}\u0000${account.name}\u0000${JSON.stringify(parsed)}`;
+      let body = pages.get(cacheKey);
+      if (body === undefined) {
+        body = index.page(spec.match(filters as z.output<z.ZodObject<S>>), limit ?? PAGE_SIZE_DEFAULT, startingAfter).body;
+        pages.set(cacheKey, body);
+      }
+      return { status: 200, json: body };
     },
   });
 }
