@@ -21,17 +21,7 @@ import { CONNECTIONS, runLoad } from './bench/load.mjs';
 import { assertRunning, forkTracked, killAll, nextMessage, stop } from './bench/processes.mjs';
 import { coldStart, startSandbox } from './bench/sandbox.mjs';
 import { captureScenarios, P99_LIMIT_MS, responseDifference, TARGETS } from './bench/scenarios.mjs';
-import {
-  formatKiB,
-  formatMiB,
-  formatMs,
-  formatRatio,
-  formatRps,
-  formatSpread,
-  spread,
-  table,
-  verdict,
-} from './bench/stats.mjs';
+import { formatKiB, formatMiB, formatMs, formatRatio, formatRps, formatSpread, spread, table, verdict } from './bench/stats.mjs';
 import { workerBundleSize } from './bench/worker-size.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -187,7 +177,9 @@ async function measureHeap(createScenario, seconds) {
   });
   const after = await heapOf(host);
   await stop(host);
-  console.log(`  ${load.sent} requests sent in ${seconds} s (${describeRun(load)}); heap ${formatMiB(before.heapUsed)} -> ${formatMiB(after.heapUsed)}`);
+  console.log(
+    `  ${load.sent} requests sent in ${seconds} s (${describeRun(load)}); heap ${formatMiB(before.heapUsed)} -> ${formatMiB(after.heapUsed)}`,
+  );
   return {
     seconds,
     heapBeforeLoad: ready.heapBeforeLoad,
@@ -207,7 +199,10 @@ async function measureHeap(createScenario, seconds) {
 function printThroughput({ results }, settings) {
   const rows = [];
   for (const { scenario, sandbox, baseline } of results) {
-    for (const [server, summary] of [['sandbox', sandbox], ['baseline', baseline]]) {
+    for (const [server, summary] of [
+      ['sandbox', sandbox],
+      ['baseline', baseline],
+    ]) {
       rows.push([
         server === 'sandbox' ? scenario.name : '',
         server === 'sandbox' ? (scenario.label ?? `${scenario.method} ${scenario.path}`) : '',
@@ -230,9 +225,19 @@ function targetRows(throughput, heap, worker) {
   const rows = [];
   for (const { scenario, sandbox, ratio } of throughput.results) {
     const target = TARGETS[scenario.name];
-    rows.push([`${scenario.name}: sandbox/baseline req/s`, `>= ${formatRatio(target.ratio)}`, formatSpread(ratio, formatRatio), verdict(ratio.median >= target.ratio)]);
+    rows.push([
+      `${scenario.name}: sandbox/baseline req/s`,
+      `>= ${formatRatio(target.ratio)}`,
+      formatSpread(ratio, formatRatio),
+      verdict(ratio.median >= target.ratio),
+    ]);
     if (target.read) {
-      rows.push([`${scenario.name}: sandbox p99 latency`, `<= ${P99_LIMIT_MS} ms`, `${formatSpread(sandbox.p99, formatMs)} ms`, verdict(sandbox.p99.median <= P99_LIMIT_MS)]);
+      rows.push([
+        `${scenario.name}: sandbox p99 latency`,
+        `<= ${P99_LIMIT_MS} ms`,
+        `${formatSpread(sandbox.p99, formatMs)} ms`,
+        verdict(sandbox.p99.median <= P99_LIMIT_MS),
+      ]);
     }
   }
   const heapLimit = heap.heapAfterLoad + HEAP_MARGIN;
@@ -245,14 +250,22 @@ function targetRows(throughput, heap, worker) {
   rows.push(
     worker.na
       ? ['Worker bundle, gzip', `<= ${formatKiB(WORKER_GZIP_LIMIT)}`, `n/a (${worker.na})`, 'n/a']
-      : ['Worker bundle, gzip', `<= ${formatKiB(WORKER_GZIP_LIMIT)}`, formatKiB(worker.gzipBytes), verdict(worker.gzipBytes <= WORKER_GZIP_LIMIT)],
+      : [
+          'Worker bundle, gzip',
+          `<= ${formatKiB(WORKER_GZIP_LIMIT)}`,
+          formatKiB(worker.gzipBytes),
+          verdict(worker.gzipBytes <= WORKER_GZIP_LIMIT),
+        ],
   );
   return rows;
 }
 
 function otherRows(cold, heap, worker) {
   const load = heap.load;
-  const statuses = Object.entries(load.statuses).map(([status, count]) => `${count} x ${status}`).join(', ') || 'none';
+  const statuses =
+    Object.entries(load.statuses)
+      .map(([status, count]) => `${count} x ${status}`)
+      .join(', ') || 'none';
   return [
     [`cold start to first 200 of GET /v1/jobs?limit=1 (${cold.runs} runs)`, `${formatSpread(cold.jobs, formatMs)} ms`],
     [`cold start to first 200 of GET /health (${cold.runs} runs)`, `${formatSpread(cold.health, formatMs)} ms`],
@@ -261,7 +274,10 @@ function otherRows(cold, heap, worker) {
     ['heap + array buffers of the sample data (difference)', formatMiB(heap.heapAfterLoad - heap.heapBeforeLoad)],
     [`idempotency run: POST /v1/jobs for ${heap.seconds} s, requests sent`, String(load.sent)],
     ['idempotency run: answers', `${statuses}; ${load.errors ?? 0} errors`],
-    ['idempotency run: distinct Idempotency-Keys the server saw', `${heap.distinctKeys} of ${heap.keyedRequests} keyed requests, ${heap.replayed} replays`],
+    [
+      'idempotency run: distinct Idempotency-Keys the server saw',
+      `${heap.distinctKeys} of ${heap.keyedRequests} keyed requests, ${heap.replayed} replays`,
+    ],
     ['idempotency run: heap before -> after (after gc)', `${formatMiB(heap.heapBeforeRun)} -> ${formatMiB(heap.heapAfterRun)}`],
     [
       'Worker bundle (npm run worker:build)',
@@ -295,7 +311,9 @@ async function main() {
   const settings = readSettings();
   requireBuild();
   startWatchdog(settings);
-  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
   console.log(`Waste Operations API sandbox benchmark: Node ${process.version}, ${cpus().length} CPUs, load average ${load}`);
   console.log(
     `${settings.rounds} round(s) x ${settings.seconds} s per scenario and server after ${settings.warmup} s of warm-up, ${CONNECTIONS} connections, 127.0.0.1 only`,

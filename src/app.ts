@@ -59,7 +59,11 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     if (error instanceof ApiError) return errorResponse(respond, c, error);
     // A real fault: log it for the operator, tell the client only that it may retry.
     console.error(`[${requestId(c)}] ${c.req.method} ${c.req.path}:`, error);
-    return errorResponse(respond, c, new ApiError('api_error', { message: 'An internal error occurred. Retry with the same Idempotency-Key.' }));
+    return errorResponse(
+      respond,
+      c,
+      new ApiError('api_error', { message: 'An internal error occurred. Retry with the same Idempotency-Key.' }),
+    );
   });
 
   app.notFound((c) => {
@@ -138,9 +142,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
       // Most reads carry no query: skip the parse rather than validate an empty object.
       const query = rawQuery === null && endpoint.query === undefined ? {} : parseOrThrow(endpoint.query ?? EmptyQuery, rawQuery ?? {});
       const body =
-        endpoint.body === undefined
-          ? undefined
-          : parseOrThrow(endpoint.body, rawBody, { readonlyFields: endpoint.readonlyFields ?? [] });
+        endpoint.body === undefined ? undefined : parseOrThrow(endpoint.body, rawBody, { readonlyFields: endpoint.readonlyFields ?? [] });
       return endpoint.handle({ c, account: c.get('account'), id: c.req.param('id') ?? '', query, body, now: now() });
     };
 
@@ -158,12 +160,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
       },
       (error) => ({ status: error.status, body: errorBody(error, requestId(c)) }),
     );
-    return respond(
-      c,
-      outcome.response.status,
-      outcome.response.body,
-      outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined,
-    );
+    return respond(c, outcome.response.status, outcome.response.body, outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined);
   }
 
   return app;

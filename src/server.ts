@@ -45,7 +45,8 @@ function main(): void {
     SANDBOX_KEYS: keyTableText(flags.keys ?? process.env.SANDBOX_KEYS),
   });
   const port = Number(flags.port ?? process.env.PORT ?? DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not ${flags.port ?? process.env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, not ${flags.port ?? process.env.PORT}`);
   const hostname = flags.host ?? process.env.HOST ?? '127.0.0.1';
 
   const app = createApp(config, {

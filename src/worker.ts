@@ -14,7 +14,7 @@ export { RateLimitObject } from './worker/rate-limit-object.js';
 
 export default {
   fetch(request, env, ctx) {
-    let app;
+    let app: ReturnType<typeof appFor>;
     try {
       app = appFor(env);
     } catch (error) {

@@ -46,7 +46,8 @@ async function answerOf(response: Response): Promise<Answer> {
 
 /** `send` for an app handled in-process. */
 function inProcess(app: { request: (path: string, init: RequestInit) => Response | Promise<Response> }): Send {
-  return async ({ method, path, headers, body }) => answerOf(await app.request(path, { method, headers, ...(body === undefined ? {} : { body }) }));
+  return async ({ method, path, headers, body }) =>
+    answerOf(await app.request(path, { method, headers, ...(body === undefined ? {} : { body }) }));
 }
 
 describe('bench baseline', () => {

@@ -43,7 +43,7 @@ export async function call(app: TestApp, path: string, options: CallOptions = {}
   }
   const response = await app.request(path, { method: options.method ?? 'GET', headers, body });
   const text = await response.text();
-  let json: unknown = undefined;
+  let json: unknown;
   try {
     json = text === '' ? undefined : JSON.parse(text);
   } catch {

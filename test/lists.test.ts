@@ -123,7 +123,10 @@ describe.each(LIST_ENDPOINTS.map((endpoint) => [endpoint.path, endpoint] as cons
           ? rows.filter((row) => typeof row.scheduled_for === 'string' && row.scheduled_for >= value)
           : rows.filter((row) => row[filter] === value);
       const { rows: got } = await walk(`${path}?${filter}=${value}`, PUBLIC_KEY, 10);
-      expect(got.map((row) => row.id), `${filter}=${value}`).toEqual(expected.map((row) => row.id));
+      expect(
+        got.map((row) => row.id),
+        `${filter}=${value}`,
+      ).toEqual(expected.map((row) => row.id));
     }
   });
 

@@ -34,7 +34,17 @@ const rows = [...readme.matchAll(/^\| (\w+)( \(account B\))? \| ([^|]+) \| `(\w+
 describe('the README catalog', () => {
   it('lists an ID for every resource', () => {
     const resources = new Set(rows.map((row) => row.resource));
-    for (const resource of ['clients', 'sites', 'waste_profiles', 'jobs', 'containers', 'manifests', 'invoices', 'webhook_endpoints', 'events']) {
+    for (const resource of [
+      'clients',
+      'sites',
+      'waste_profiles',
+      'jobs',
+      'containers',
+      'manifests',
+      'invoices',
+      'webhook_endpoints',
+      'events',
+    ]) {
       expect(resources, resource).toContain(resource);
     }
   });
@@ -61,7 +71,16 @@ describe('the README catalog', () => {
     const examples = readme.split('## Keys')[0] as string;
     const ids = [...new Set(examples.match(/\b(cli|site|job|cont|man|inv|we|evt|prof)_[0-9A-Za-z]{14}\b/g))];
     expect(ids.length).toBeGreaterThan(0);
-    const collections: Record<string, string> = { cli: 'clients', site: 'sites', job: 'jobs', cont: 'containers', man: 'manifests', inv: 'invoices', evt: 'events', prof: 'waste_profiles' };
+    const collections: Record<string, string> = {
+      cli: 'clients',
+      site: 'sites',
+      job: 'jobs',
+      cont: 'containers',
+      man: 'manifests',
+      inv: 'invoices',
+      evt: 'events',
+      prof: 'waste_profiles',
+    };
     for (const id of ids) {
       const result = await call(app, `/v1/${collections[id.split('_')[0] as string]}/${id}`);
       expect(result.status, `${id}: ${result.text}`).toBe(200);

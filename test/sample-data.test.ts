@@ -315,20 +315,20 @@ describe.each(ACCOUNTS)('account %s', (name) => {
 
   it('records are created after the records they point at', () => {
     const found = violations((fail) => {
-      const after = (id: string, createdAt: string, parent: { id: string; created_at: string } | undefined) => {
+      const createdAfter = (id: string, createdAt: string, parent: { id: string; created_at: string } | undefined) => {
         if (parent && createdAt < parent.created_at) fail(`${id}: created before ${parent.id}`);
       };
-      for (const profile of account.waste_profiles) after(profile.id, profile.created_at, clients.get(profile.client));
+      for (const profile of account.waste_profiles) createdAfter(profile.id, profile.created_at, clients.get(profile.client));
       for (const job of account.jobs) {
-        after(job.id, job.created_at, clients.get(job.client));
-        after(job.id, job.created_at, sites.get(job.site));
+        createdAfter(job.id, job.created_at, clients.get(job.client));
+        createdAfter(job.id, job.created_at, sites.get(job.site));
       }
       for (const container of account.containers) {
-        after(container.id, container.created_at, jobs.get(container.job));
-        if (container.profile !== null) after(container.id, container.created_at, profiles.get(container.profile));
+        createdAfter(container.id, container.created_at, jobs.get(container.job));
+        if (container.profile !== null) createdAfter(container.id, container.created_at, profiles.get(container.profile));
       }
-      for (const manifest of account.manifests) after(manifest.id, manifest.created_at, jobs.get(manifest.job));
-      for (const invoice of account.invoices) for (const job of invoice.jobs) after(invoice.id, invoice.created_at, jobs.get(job));
+      for (const manifest of account.manifests) createdAfter(manifest.id, manifest.created_at, jobs.get(manifest.job));
+      for (const invoice of account.invoices) for (const job of invoice.jobs) createdAfter(invoice.id, invoice.created_at, jobs.get(job));
     });
     expect(found).toEqual([]);
   });
@@ -379,7 +379,8 @@ describe.each(ACCOUNTS)('account %s', (name) => {
       for (const job of account.jobs) {
         const { status, scheduled_for: date, window } = job;
         if (status === 'draft' && statusForSchedule(date, window) !== 'draft') fail(`${job.id}: draft with date and window`);
-        if (status !== 'draft' && status !== 'cancelled' && (date === null || window === null)) fail(`${job.id}: ${status} without date or window`);
+        if (status !== 'draft' && status !== 'cancelled' && (date === null || window === null))
+          fail(`${job.id}: ${status} without date or window`);
         if (window !== null && window.start >= window.end) fail(`${job.id}: window ${window.start}–${window.end}`);
         if (status === 'scheduled' && date !== null && !(date > TODAY && date <= TEN_WEEKS_AHEAD)) fail(`${job.id}: scheduled for ${date}`);
         if (status === 'in_progress' && date !== TODAY) fail(`${job.id}: in progress on ${date}`);
@@ -448,8 +449,10 @@ describe.each(ACCOUNTS)('account %s', (name) => {
       let unprofiled = 0;
       for (const container of account.containers) {
         const received = isReceived(container.status);
-        if (received !== (container.received_at !== null)) fail(`${container.id}: ${container.status}, received_at ${container.received_at}`);
-        if (received !== (container.storage_status !== null)) fail(`${container.id}: ${container.status}, storage ${container.storage_status}`);
+        if (received !== (container.received_at !== null))
+          fail(`${container.id}: ${container.status}, received_at ${container.received_at}`);
+        if (received !== (container.storage_status !== null))
+          fail(`${container.id}: ${container.status}, storage ${container.storage_status}`);
         if (container.weight_lb === 0 && container.status !== 'open') fail(`${container.id}: ${container.status} weighing 0`);
         if (!KINDS.has(container.kind)) fail(`${container.id}: kind ${container.kind}`);
         if (container.profile === null) {
@@ -469,8 +472,10 @@ describe.each(ACCOUNTS)('account %s', (name) => {
     const descriptions = new Set(wasteStreams.map((stream) => stream.dot_description));
     const found = violations((fail) => {
       for (const profile of account.waste_profiles) {
-        if (hasApprover(profile.status) !== (profile.approved_by !== null)) fail(`${profile.id}: ${profile.status}, approved_by ${profile.approved_by}`);
-        if (profile.approved_by !== null && !FACILITY_NAMES.has(profile.approved_by)) fail(`${profile.id}: approver ${profile.approved_by}`);
+        if (hasApprover(profile.status) !== (profile.approved_by !== null))
+          fail(`${profile.id}: ${profile.status}, approved_by ${profile.approved_by}`);
+        if (profile.approved_by !== null && !FACILITY_NAMES.has(profile.approved_by))
+          fail(`${profile.id}: approver ${profile.approved_by}`);
         if (profile.waste_codes.length === 0) fail(`${profile.id}: no codes`);
         for (const code of profile.waste_codes) if (!isKnownWasteCode(code)) fail(`${profile.id}: unknown code ${code}`);
         if (!descriptions.has(profile.dot_description)) fail(`${profile.id}: ${profile.dot_description}`);
@@ -551,9 +556,7 @@ describe.each(ACCOUNTS)('account %s', (name) => {
 
   describe('events', () => {
     const current = (object: Event['data']['object']) =>
-      ({ job: jobs, container: containers, manifest: manifests, waste_profile: profiles, invoice: invoices })[object.object].get(
-        object.id,
-      );
+      ({ job: jobs, container: containers, manifest: manifests, waste_profile: profiles, invoice: invoices })[object.object].get(object.id);
 
     it('carry the record of their type, parsed strictly by that schema', () => {
       const found = violations((fail) => {
@@ -633,7 +636,8 @@ describe.each(ACCOUNTS)('account %s', (name) => {
             case 'staff.accepted': {
               const job = object as Job;
               const accepted = job.crew.filter((member) => member.accepted).length;
-              if (accepted !== (acceptedSoFar.get(job.id) ?? 0) + 1) problem(`${accepted} accepted after ${acceptedSoFar.get(job.id) ?? 0}`);
+              if (accepted !== (acceptedSoFar.get(job.id) ?? 0) + 1)
+                problem(`${accepted} accepted after ${acceptedSoFar.get(job.id) ?? 0}`);
               acceptedSoFar.set(job.id, accepted);
               if (!CANCELLABLE_JOB_STATUSES.includes(job.status)) problem(`accepted on a ${job.status} job`);
               break;
@@ -641,7 +645,8 @@ describe.each(ACCOUNTS)('account %s', (name) => {
             case 'job.closed': {
               const job = object as Job;
               const now = jobs.get(job.id);
-              if (job.status !== 'closed' || job.invoice === null || job.invoice !== now?.invoice) problem(`status ${job.status}, invoice ${job.invoice}`);
+              if (job.status !== 'closed' || job.invoice === null || job.invoice !== now?.invoice)
+                problem(`status ${job.status}, invoice ${job.invoice}`);
               if (job.container_count !== now?.container_count) problem('container count differs from the final one');
               break;
             }
@@ -681,12 +686,14 @@ describe.each(ACCOUNTS)('account %s', (name) => {
             case 'invoice.sent': {
               const invoice = object as Invoice;
               if (invoice.status !== 'open' || invoice.amount_paid !== 0) problem(`${invoice.status}, paid ${invoice.amount_paid}`);
-              if (JSON.stringify(invoice.jobs) !== JSON.stringify(invoices.get(invoice.id)?.jobs)) problem('jobs differ from the final list');
+              if (JSON.stringify(invoice.jobs) !== JSON.stringify(invoices.get(invoice.id)?.jobs))
+                problem('jobs differ from the final list');
               break;
             }
             case 'invoice.paid': {
               const invoice = object as Invoice;
-              if (invoice.status !== 'paid' || invoice.amount_paid !== invoice.amount_due) problem(`${invoice.status}, paid ${invoice.amount_paid}`);
+              if (invoice.status !== 'paid' || invoice.amount_paid !== invoice.amount_due)
+                problem(`${invoice.status}, paid ${invoice.amount_paid}`);
               break;
             }
           }

@@ -41,19 +41,30 @@ describe('waste-code fixture', () => {
   it('F list holds exactly the codes of 40 CFR 261.31', () => {
     const expected = [
       ...Array.from({ length: 12 }, (_, i) => `F${String(i + 1).padStart(3, '0')}`),
-      'F019', 'F020', 'F021', 'F022', 'F023', 'F024', 'F025', 'F026', 'F027', 'F028',
-      'F032', 'F034', 'F035', 'F037', 'F038', 'F039',
+      'F019',
+      'F020',
+      'F021',
+      'F022',
+      'F023',
+      'F024',
+      'F025',
+      'F026',
+      'F027',
+      'F028',
+      'F032',
+      'F034',
+      'F035',
+      'F037',
+      'F038',
+      'F039',
     ];
     expect(federal.F.map((e) => e.code)).toEqual(expected);
   });
 
-  it.each(Object.keys(STATE_PATTERNS) as (keyof typeof STATE_PATTERNS)[])(
-    '%s state codes match their format',
-    (jurisdiction) => {
-      expect(state[jurisdiction].length).toBeGreaterThan(0);
-      for (const { code } of state[jurisdiction]) expect(code).toMatch(STATE_PATTERNS[jurisdiction]);
-    },
-  );
+  it.each(Object.keys(STATE_PATTERNS) as (keyof typeof STATE_PATTERNS)[])('%s state codes match their format', (jurisdiction) => {
+    expect(state[jurisdiction].length).toBeGreaterThan(0);
+    for (const { code } of state[jurisdiction]) expect(code).toMatch(STATE_PATTERNS[jurisdiction]);
+  });
 
   it('state lists are large enough', () => {
     expect(state.CA.length).toBeGreaterThanOrEqual(40);
@@ -93,7 +104,7 @@ describe('waste-code lookup', () => {
     expect(wasteCode('K048')).toMatchObject({ code: 'K048', jurisdiction: 'federal', list: 'K' });
     expect(wasteCode('551')).toMatchObject({ jurisdiction: 'CA', list: 'state' });
     expect(wasteCode('WT02')).toMatchObject({ jurisdiction: 'WA', list: 'state' });
-    const tx = state.TX[0]!;
+    const tx = state.TX[0] as { code: string };
     expect(wasteCode(tx.code)).toMatchObject({ jurisdiction: 'TX', list: 'state' });
   });
 

@@ -100,7 +100,11 @@ function json(answer: Answer): unknown {
 
 /** The headers both runtimes set, by name, without the transport's own. */
 function appHeaders(answer: Answer): Record<string, string> {
-  return Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !TRANSPORT_HEADERS.has(name)).sort());
+  return Object.fromEntries(
+    Object.entries(answer.headers)
+      .filter(([name]) => !TRANSPORT_HEADERS.has(name))
+      .sort(),
+  );
 }
 
 /** Request IDs are random per request: every `req_…` becomes one placeholder. */
@@ -187,7 +191,9 @@ interface Page {
 }
 
 const LISTS = ENDPOINTS.filter((endpoint) => endpoint.method === 'GET' && !endpoint.path.includes('{'));
-const GETS = new Set<string>(ENDPOINTS.filter((endpoint) => endpoint.method === 'GET' && endpoint.path.endsWith('/{id}')).map((e) => e.path));
+const GETS = new Set<string>(
+  ENDPOINTS.filter((endpoint) => endpoint.method === 'GET' && endpoint.path.endsWith('/{id}')).map((e) => e.path),
+);
 
 /** The filters a list accepts, read from its query schema: every parameter but the paging ones. */
 function filtersOf(query: unknown): string[] {
@@ -266,7 +272,10 @@ describe('Node and workerd give the same answers', () => {
             await sameRead({ path: `${list.path}?${filter}=${encodeURIComponent(value)}&limit=2`, key: account }),
           ) as Page;
           if (filtered.next_cursor !== null) {
-            await sameRead({ path: `${list.path}?${filter}=${encodeURIComponent(value)}&limit=2&starting_after=${filtered.next_cursor}`, key: account });
+            await sameRead({
+              path: `${list.path}?${filter}=${encodeURIComponent(value)}&limit=2&starting_after=${filtered.next_cursor}`,
+              key: account,
+            });
           }
         }
         const getPath = `${list.path}/{id}`;
@@ -346,15 +355,15 @@ describe('Node and workerd give the same answers', () => {
       metadata: { po: '4471' },
     });
     await sameWrite({ method: 'POST', path: '/v1/jobs', body: job }, startedAt);
-    await sameWrite({ method: 'POST', path: '/v1/jobs', body: JSON.stringify({ type: 'hhw_event', client: site.client, site: site.id }) }, startedAt);
+    await sameWrite(
+      { method: 'POST', path: '/v1/jobs', body: JSON.stringify({ type: 'hhw_event', client: site.client, site: site.id }) },
+      startedAt,
+    );
     await sameWrite(
       { method: 'POST', path: '/v1/webhook_endpoints', body: JSON.stringify({ url: 'https://hooks.example.com/waste', events: ['*'] }) },
       startedAt,
     );
-    await sameWrite(
-      { method: 'POST', path: '/v1/clients', body: JSON.stringify({ name: 'Parity Labs', kind: 'laboratory' }) },
-      startedAt,
-    );
+    await sameWrite({ method: 'POST', path: '/v1/clients', body: JSON.stringify({ name: 'Parity Labs', kind: 'laboratory' }) }, startedAt);
 
     // Validation, malformed bodies and referenced records.
     await sameRead({ method: 'POST', path: '/v1/jobs', body: '{}' });
@@ -363,7 +372,11 @@ describe('Node and workerd give the same answers', () => {
     await sameRead({ method: 'POST', path: '/v1/jobs', body: 'type=ci_pickup', headers: { 'Content-Type': 'text/plain' } });
     await sameRead({ method: 'POST', path: '/v1/jobs', body: JSON.stringify({ ...JSON.parse(job), colour: 'blue' }) });
     await sameRead({ method: 'POST', path: '/v1/jobs', body: JSON.stringify({ ...JSON.parse(job), client: 'cli_00000000000000' }) });
-    await sameRead({ method: 'POST', path: '/v1/jobs', body: JSON.stringify({ ...JSON.parse(job), window: { start: '12:00', end: '08:00' } }) });
+    await sameRead({
+      method: 'POST',
+      path: '/v1/jobs',
+      body: JSON.stringify({ ...JSON.parse(job), window: { start: '12:00', end: '08:00' } }),
+    });
 
     // State rules: cancel every job of the first page (some may be cancelled, others 422).
     const jobs = (json(await sameRead({ path: '/v1/jobs?limit=8' })) as Page).data;

@@ -10,7 +10,12 @@ export function send(port, { method = 'GET', path, headers = {}, body }, timeout
       const chunks = [];
       res.on('data', (chunk) => chunks.push(chunk));
       res.on('end', () =>
-        resolve({ status: res.statusCode, contentType: res.headers['content-type'] ?? null, headers: res.headers, body: Buffer.concat(chunks) }),
+        resolve({
+          status: res.statusCode,
+          contentType: res.headers['content-type'] ?? null,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+        }),
       );
       res.on('error', reject);
     });

@@ -84,8 +84,11 @@ export function freePort() {
 export function assertRunning(child, what) {
   if (child.exitCode === null && child.signalCode === null) return;
   // The sandbox exits 0 only from its SIGINT/SIGTERM handler, and the bench sends neither mid-run.
-  const how = child.signalCode ?? (child.exitCode === 0 ? 'code 0 (stopped by a signal from outside the bench?)' : `code ${child.exitCode}`);
-  throw new Error(`${what} (pid ${child.pid}) exited with ${how} while the bench was using it; last output:\n${child.output.trim() || '(none)'}`);
+  const how =
+    child.signalCode ?? (child.exitCode === 0 ? 'code 0 (stopped by a signal from outside the bench?)' : `code ${child.exitCode}`);
+  throw new Error(
+    `${what} (pid ${child.pid}) exited with ${how} while the bench was using it; last output:\n${child.output.trim() || '(none)'}`,
+  );
 }
 
 /** The next IPC message of a type, or an error if the child dies or stays silent. */

@@ -62,7 +62,9 @@ export async function captureScenarios(send) {
   for (const scenario of scenarios) {
     const { status, contentType, headers, body } = await send(scenario);
     if (status !== scenario.expect) {
-      throw new Error(`${scenario.method} ${scenario.path} answered ${status}, not ${scenario.expect}: ${Buffer.from(body).toString('utf8')}`);
+      throw new Error(
+        `${scenario.method} ${scenario.path} answered ${status}, not ${scenario.expect}: ${Buffer.from(body).toString('utf8')}`,
+      );
     }
     scenario.response = { status, contentType, headers: apiHeaders(headers), body: Buffer.from(body) };
   }
@@ -89,7 +91,8 @@ function apiHeaders(headers = {}) {
 export function responseDifference(expected, actual) {
   if (actual.status !== expected.status) return `status ${actual.status}, expected ${expected.status}`;
   if (actual.contentType !== expected.contentType) return `content-type ${actual.contentType}, expected ${expected.contentType}`;
-  if (!Buffer.from(actual.body).equals(expected.body)) return `body of ${actual.body.length} bytes differs from the sandbox's ${expected.body.length}`;
+  if (!Buffer.from(actual.body).equals(expected.body))
+    return `body of ${actual.body.length} bytes differs from the sandbox's ${expected.body.length}`;
   const headers = JSON.stringify(apiHeaders(actual.headers));
   if (headers !== JSON.stringify(expected.headers)) return `headers ${headers}, expected ${JSON.stringify(expected.headers)}`;
   return null;

@@ -31,6 +31,9 @@ export function table(header, rows) {
   const widths = header.map((_, column) => Math.max(...all.map((row) => row[column].length)));
   const numeric = header.map((_, column) => rows.every((row) => /^[\d.,]/.test(String(row[column])) || row[column] === ''));
   const line = (row) =>
-    row.map((cell, column) => (numeric[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join('  ').trimEnd();
+    row
+      .map((cell, column) => (numeric[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+      .join('  ')
+      .trimEnd();
   return [line(all[0]), widths.map((width) => '-'.repeat(width)).join('  '), ...all.slice(1).map(line)].join('\n');
 }

@@ -10,7 +10,12 @@ const OUT_DIR = 'dist/worker';
 
 /** The line of a failed build that says most: wrangler's [ERROR] line, else the last one. */
 function reasonOf(output) {
-  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = output
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips terminal colour codes
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   const line = lines.find((text) => /\[ERROR\]|^Error|ERR!/.test(text)) ?? lines.at(-1) ?? 'no output';
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }

@@ -53,7 +53,9 @@ async function readBytes(request: Request): Promise<Uint8Array> {
     return await readLimited(request);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError('parameter_invalid', { message: 'The request body could not be read: the connection closed before it was complete.' });
+    throw new ApiError('parameter_invalid', {
+      message: 'The request body could not be read: the connection closed before it was complete.',
+    });
   }
 }
 

@@ -85,7 +85,10 @@ export class PathMatcher {
       byPath.set(endpoint.path, methods);
     }
     for (const [path, methods] of byPath) {
-      const source = path.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+');
+      const source = path
+        .split(/\{\w+\}/)
+        .map(escapeRegExp)
+        .join('[^/]+');
       this.#patterns.push({ regex: new RegExp(`^${source}$`), methods });
     }
   }

@@ -34,8 +34,7 @@ export async function withIdempotency(
     case 'mismatch':
       throw new ApiError('idempotency_conflict', {
         param: 'Idempotency-Key',
-        message:
-          'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
+        message: 'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
       });
     case 'in_flight':
       throw new ApiError('idempotency_conflict', {

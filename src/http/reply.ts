@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ApiError, errorBody } from '../errors.js';
+import { type ApiError, errorBody } from '../errors.js';
 import type { SandboxEnv } from './env.js';
 import { requestId } from './request-id.js';
 

@@ -49,7 +49,11 @@ export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec
     success: { status: 200, schema: listSchema(spec.item, spec.listName), description: `A page of ${spec.object} records` },
     handle({ account, query: parsed }) {
       const index = account[spec.collection] as unknown as ResourceIndex<RecordOf<C>>;
-      const { limit, starting_after: startingAfter, ...filters } = parsed as {
+      const {
+        limit,
+        starting_after: startingAfter,
+        ...filters
+      } = parsed as {
         limit?: number;
         starting_after?: string;
       } & z.output<z.ZodObject<S>>;

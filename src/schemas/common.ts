@@ -66,7 +66,7 @@ export const METADATA_VALUE_MAX = 500;
 /** Metadata as returned: the caller's own key-value pairs. */
 export const Metadata = z
   .record(z.string(), z.string())
-  .openapi({ description: 'Up to 20 key-value pairs of the caller\'s own; stored, never interpreted' });
+  .openapi({ description: "Up to 20 key-value pairs of the caller's own; stored, never interpreted" });
 
 export const Address = z
   .strictObject({

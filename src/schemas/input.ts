@@ -35,9 +35,12 @@ function metadataInput(allowNull: boolean) {
         if (key.length < 1 || key.length > METADATA_KEY_MAX) {
           ctx.addIssue({ code: 'custom', path: [key], message: `keys must be 1 to ${METADATA_KEY_MAX} characters` });
         } else if (item === null && allowNull) {
-          continue;
         } else if (typeof item !== 'string') {
-          ctx.addIssue({ code: 'custom', path: [key], message: allowNull ? 'must be a string, or null to remove the key' : 'must be a string' });
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: allowNull ? 'must be a string, or null to remove the key' : 'must be a string',
+          });
         } else if (item.length > METADATA_VALUE_MAX) {
           ctx.addIssue({ code: 'custom', path: [key], message: `values must be at most ${METADATA_VALUE_MAX} characters` });
         }
@@ -46,7 +49,9 @@ function metadataInput(allowNull: boolean) {
     })
     .openapi({
       type: 'object',
-      additionalProperties: allowNull ? { type: ['string', 'null'], maxLength: METADATA_VALUE_MAX } : { type: 'string', maxLength: METADATA_VALUE_MAX },
+      additionalProperties: allowNull
+        ? { type: ['string', 'null'], maxLength: METADATA_VALUE_MAX }
+        : { type: 'string', maxLength: METADATA_VALUE_MAX },
       maxProperties: METADATA_MAX_PAIRS,
     });
 }

@@ -6,7 +6,6 @@ import { defineProject } from 'vitest/config';
 
 const wranglerConfig = fileURLToPath(new URL('../../wrangler.toml', import.meta.url));
 
-
 export default defineProject({
   plugins: [
     cloudflareTest({

@@ -41,7 +41,13 @@ beforeAll(async () => {
     { name: 'POST /v1/webhook_endpoints', method: 'POST', path: '/v1/webhook_endpoints', firstRequired: 'url', emptyStatus: 400 },
     { name: 'PATCH /v1/clients/{id}', method: 'PATCH', path: `/v1/clients/${client.id}`, firstRequired: null, emptyStatus: 200 },
     { name: 'PATCH /v1/sites/{id}', method: 'PATCH', path: `/v1/sites/${site.id}`, firstRequired: null, emptyStatus: 200 },
-    { name: 'PATCH /v1/waste_profiles/{id}', method: 'PATCH', path: `/v1/waste_profiles/${profile.id}`, firstRequired: null, emptyStatus: 200 },
+    {
+      name: 'PATCH /v1/waste_profiles/{id}',
+      method: 'PATCH',
+      path: `/v1/waste_profiles/${profile.id}`,
+      firstRequired: null,
+      emptyStatus: 200,
+    },
     { name: 'PATCH /v1/jobs/{id}', method: 'PATCH', path: `/v1/jobs/${scheduled.id}`, firstRequired: null, emptyStatus: 200 },
     { name: 'PATCH /v1/containers/{id}', method: 'PATCH', path: `/v1/containers/${container.id}`, firstRequired: null, emptyStatus: 200 },
   );
@@ -65,11 +71,20 @@ const NAMES = [
 const endpoint = (name: string) => ENDPOINTS.find((entry) => entry.name === name) as BodyEndpoint;
 
 /** Sends raw text as the body with the given Content-Type (null: no Content-Type header). */
-function raw(target: BodyEndpoint, text: string | Uint8Array<ArrayBuffer>, contentType: string | null = 'application/json'): Promise<CallResult> {
+function raw(
+  target: BodyEndpoint,
+  text: string | Uint8Array<ArrayBuffer>,
+  contentType: string | null = 'application/json',
+): Promise<CallResult> {
   return rawRequest(target.method, target.path, text, contentType);
 }
 
-async function rawRequest(method: string, path: string, body: string | Uint8Array<ArrayBuffer> | undefined, contentType: string | null): Promise<CallResult> {
+async function rawRequest(
+  method: string,
+  path: string,
+  body: string | Uint8Array<ArrayBuffer> | undefined,
+  contentType: string | null,
+): Promise<CallResult> {
   const headers: Record<string, string> = { Authorization: 'Bearer svc_test_sandbox_public' };
   if (contentType !== null) headers['Content-Type'] = contentType;
   const response = await app.request(path, { method, headers, ...(body === undefined ? {} : { body }) });
@@ -104,7 +119,11 @@ describe.each(NAMES)('%s: bodies', (name) => {
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml'])(
     'Content-Type %s with a body is 400 param Content-Type',
     async (contentType) => {
-      expectError(await raw(endpoint(name), '{"name":"x"}', contentType), { status: 400, code: 'parameter_invalid', param: 'Content-Type' });
+      expectError(await raw(endpoint(name), '{"name":"x"}', contentType), {
+        status: 400,
+        code: 'parameter_invalid',
+        param: 'Content-Type',
+      });
     },
   );
 
@@ -191,7 +210,11 @@ describe('bodies: particular cases', () => {
     const text = `{"name":"x","kind":"laboratory","metadata":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const result = await app.request('/v1/clients', {
       method: 'POST',
-      headers: { Authorization: 'Bearer svc_test_sandbox_public', 'Content-Type': 'application/json', 'Idempotency-Key': `deep-${Date.now()}` },
+      headers: {
+        Authorization: 'Bearer svc_test_sandbox_public',
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `deep-${Date.now()}`,
+      },
       body: text,
     });
     const answer = await result.text();
@@ -227,7 +250,11 @@ describe('bodies: particular cases', () => {
   it('a Content-Length over 1 MiB is 413 before the body is read', async () => {
     const result = await app.request('/v1/clients', {
       method: 'POST',
-      headers: { Authorization: 'Bearer svc_test_sandbox_public', 'Content-Type': 'application/json', 'Content-Length': String(2 * 1024 * 1024) },
+      headers: {
+        Authorization: 'Bearer svc_test_sandbox_public',
+        'Content-Type': 'application/json',
+        'Content-Length': String(2 * 1024 * 1024),
+      },
       body: '{}',
     });
     const text = await result.text();

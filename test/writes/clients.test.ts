@@ -25,7 +25,8 @@ const create = (body: unknown, key?: string) => send(app, 'POST', '/v1/clients',
 const patch = (id: string, body: unknown, key?: string) => send(app, 'PATCH', `/v1/clients/${id}`, { body, ...(key ? { key } : {}) });
 
 const sampleClient = () => findSample<Client>(app, '/v1/clients');
-const clientWithMetadata = () => findSample<Client>(app, '/v1/clients', (client) => Object.keys(client.metadata).length > 0 && Object.keys(client.metadata).length <= 18);
+const clientWithMetadata = () =>
+  findSample<Client>(app, '/v1/clients', (client) => Object.keys(client.metadata).length > 0 && Object.keys(client.metadata).length <= 18);
 
 describe('POST /v1/clients', () => {
   it('creates a client with the defaults of the reference and SANDBOX.md', async () => {
@@ -187,13 +188,13 @@ describe('PATCH /v1/clients/{id}', () => {
     expect(result.json).toEqual({ ...client, updated_at: NOW_TIMESTAMP });
   });
 
-  it.each(['kind', 'epa_id', 'id', 'object', 'created_at', 'updated_at'])(
-    '%s cannot be changed by PATCH: 400 naming it',
-    async (field) => {
-      const client = await sampleClient();
-      expectError(await patch(client.id, { [field]: (client as Record<string, unknown>)[field] ?? 'x' }), invalid(field, /cannot be changed/));
-    },
-  );
+  it.each(['kind', 'epa_id', 'id', 'object', 'created_at', 'updated_at'])('%s cannot be changed by PATCH: 400 naming it', async (field) => {
+    const client = await sampleClient();
+    expectError(
+      await patch(client.id, { [field]: (client as Record<string, unknown>)[field] ?? 'x' }),
+      invalid(field, /cannot be changed/),
+    );
+  });
 
   it.each([
     ['name', ''],

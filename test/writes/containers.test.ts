@@ -21,8 +21,7 @@ import {
 } from './helpers.js';
 
 const app = writesApp();
-const patch = (id: string, body: unknown, key?: string) =>
-  send(app, 'PATCH', `/v1/containers/${id}`, { body, ...(key ? { key } : {}) });
+const patch = (id: string, body: unknown, key?: string) => send(app, 'PATCH', `/v1/containers/${id}`, { body, ...(key ? { key } : {}) });
 const containerIn = (status: string) => findSample<Container>(app, `/v1/containers?status=${status}`);
 
 const FORWARD: [from: string, to: string][] = [
@@ -140,7 +139,10 @@ describe('PATCH /v1/containers/{id}: fields, records, scope, nothing kept', () =
     '%s cannot be changed by PATCH: 400 naming it',
     async (field) => {
       const container = await containerIn('open');
-      expectError(await patch(container.id, { [field]: (container as Record<string, unknown>)[field] ?? 'x' }), invalid(field, /cannot be changed/));
+      expectError(
+        await patch(container.id, { [field]: (container as Record<string, unknown>)[field] ?? 'x' }),
+        invalid(field, /cannot be changed/),
+      );
     },
   );
 

@@ -99,7 +99,12 @@ export function expectStatus(result: CallResult, status: number): void {
   expect(result.status, result.text).toBe(status);
 }
 
-export const invalid = (param: string, message?: RegExp): ExpectedError => ({ status: 400, code: 'parameter_invalid', param, ...(message ? { message } : {}) });
+export const invalid = (param: string, message?: RegExp): ExpectedError => ({
+  status: 400,
+  code: 'parameter_invalid',
+  param,
+  ...(message ? { message } : {}),
+});
 export const missing = (param: string): ExpectedError => ({ status: 400, code: 'parameter_missing', param });
 export const notFound = (param: string): ExpectedError => ({ status: 404, code: 'resource_missing', param });
 export const stateInvalid = (message?: RegExp): ExpectedError => ({ status: 422, code: 'state_invalid', ...(message ? { message } : {}) });
@@ -215,6 +220,7 @@ export function metadataCases(target: MetadataTarget): void {
     const result = await send(app, method, path, { body: withProtoKey(await target.body({}), 'metadata', 'plain') });
     expectStatus(result, target.success);
     expect(Object.hasOwn(result.json.metadata, '__proto__')).toBe(true);
+    // biome-ignore lint/suspicious/noProto: reading the key a client sent is the point of this test
     expect(result.json.metadata.__proto__).toBe('plain');
     expect(result.text).toContain('"__proto__":"plain"');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -70,7 +70,11 @@ async function postCases(): Promise<PostCase[]> {
       name: 'POST /v1/sites',
       path: '/v1/sites',
       body: { client: site.client, name: 'Idem Yard', address },
-      reordered: { address: { postal_code: '78701', state: 'TX', city: 'Austin', line1: '1 Main St' }, name: 'Idem Yard', client: site.client },
+      reordered: {
+        address: { postal_code: '78701', state: 'TX', city: 'Austin', line1: '1 Main St' },
+        name: 'Idem Yard',
+        client: site.client,
+      },
       other: { client: site.client, name: 'Idem Yard 2', address },
       status: 201,
     },
@@ -85,8 +89,20 @@ async function postCases(): Promise<PostCase[]> {
     {
       name: 'POST /v1/jobs',
       path: '/v1/jobs',
-      body: { type: 'ci_pickup', client: site.client, site: site.id, scheduled_for: '2026-09-01', window: { start: '08:00', end: '10:00' } },
-      reordered: { window: { end: '10:00', start: '08:00' }, scheduled_for: '2026-09-01', site: site.id, client: site.client, type: 'ci_pickup' },
+      body: {
+        type: 'ci_pickup',
+        client: site.client,
+        site: site.id,
+        scheduled_for: '2026-09-01',
+        window: { start: '08:00', end: '10:00' },
+      },
+      reordered: {
+        window: { end: '10:00', start: '08:00' },
+        scheduled_for: '2026-09-01',
+        site: site.id,
+        client: site.client,
+        type: 'ci_pickup',
+      },
       other: { type: 'lab_pack', client: site.client, site: site.id },
       status: 201,
     },
@@ -226,20 +242,32 @@ describe('Idempotency-Key: what is stored', () => {
   it('the same key on another path is 409', async () => {
     const key = freshKey();
     expectStatus(await post(app, '/v1/webhook_endpoints', { url: 'https://example.com/a', events: ['*'] }, key), 201);
-    expectError(await post(app, '/v1/clients', { name: 'x', kind: 'laboratory' }, key), { status: 409, code: 'idempotency_conflict', param: 'Idempotency-Key' });
+    expectError(await post(app, '/v1/clients', { name: 'x', kind: 'laboratory' }, key), {
+      status: 409,
+      code: 'idempotency_conflict',
+      param: 'Idempotency-Key',
+    });
   });
 
   it('the same key on the cancel path of another job is 409', async () => {
     const [a, b] = (await records<Job>(app, '/v1/jobs?status=scheduled')).slice(0, 2) as [Job, Job];
     const key = freshKey();
     expectStatus(await post(app, `/v1/jobs/${a.id}/cancel`, undefined, key), 200);
-    expectError(await post(app, `/v1/jobs/${b.id}/cancel`, undefined, key), { status: 409, code: 'idempotency_conflict', param: 'Idempotency-Key' });
+    expectError(await post(app, `/v1/jobs/${b.id}/cancel`, undefined, key), {
+      status: 409,
+      code: 'idempotency_conflict',
+      param: 'Idempotency-Key',
+    });
   });
 
   it('409 comes before validation: a stored key sent with an invalid body is 409, not 400', async () => {
     const key = freshKey();
     expectStatus(await post(app, '/v1/clients', { name: 'x', kind: 'laboratory' }, key), 201);
-    expectError(await post(app, '/v1/clients', { kind: 'nope' }, key), { status: 409, code: 'idempotency_conflict', param: 'Idempotency-Key' });
+    expectError(await post(app, '/v1/clients', { kind: 'nope' }, key), {
+      status: 409,
+      code: 'idempotency_conflict',
+      param: 'Idempotency-Key',
+    });
   });
 
   it('a 404 is stored and replayed, request_id of the first included', async () => {
@@ -264,7 +292,11 @@ describe('Idempotency-Key: what is stored', () => {
     expect(replay.text).toBe(first.text);
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
     // Stored means the key is taken: another body under it is a conflict.
-    expectError(await post(app, `/v1/jobs/${closed.id}/cancel`, { reason: 'y' }, key), { status: 409, code: 'idempotency_conflict', param: 'Idempotency-Key' });
+    expectError(await post(app, `/v1/jobs/${closed.id}/cancel`, { reason: 'y' }, key), {
+      status: 409,
+      code: 'idempotency_conflict',
+      param: 'Idempotency-Key',
+    });
   });
 
   it('a replay carries the headers of every response', async () => {

@@ -31,7 +31,8 @@ const patch = (id: string, body: unknown, key?: string) => send(app, 'PATCH', `/
 const cancel = (id: string, body?: unknown, key?: string) =>
   send(app, 'POST', `/v1/jobs/${id}/cancel`, { ...(body === undefined ? {} : { body }), ...(key ? { key } : {}) });
 
-const jobIn = (status: string, predicate: (job: Job) => boolean = () => true) => findSample<Job>(app, `/v1/jobs?status=${status}`, predicate);
+const jobIn = (status: string, predicate: (job: Job) => boolean = () => true) =>
+  findSample<Job>(app, `/v1/jobs?status=${status}`, predicate);
 const sampleSite = () => findSample<Site>(app, '/v1/sites');
 
 /** A valid create body: a site and its own client. */

@@ -44,7 +44,11 @@ interface JobWithParties {
 
 /** Sample jobs with their client and site, so generator cases can be picked by EPA IDs. */
 async function jobsWithParties(): Promise<JobWithParties[]> {
-  const [jobs, clients, sites] = await Promise.all([records<Job>(app, '/v1/jobs'), records<Client>(app, '/v1/clients'), records<Site>(app, '/v1/sites')]);
+  const [jobs, clients, sites] = await Promise.all([
+    records<Job>(app, '/v1/jobs'),
+    records<Client>(app, '/v1/clients'),
+    records<Site>(app, '/v1/sites'),
+  ]);
   const clientById = new Map(clients.map((client) => [client.id, client]));
   const siteById = new Map(sites.map((site) => [site.id, site]));
   return jobs.map((job) => ({ job, client: clientById.get(job.client) as Client, site: siteById.get(job.site) as Site }));
@@ -68,7 +72,10 @@ describe('POST /v1/manifests', () => {
   it.each(MANIFESTABLE)(
     'creates a draft manifest for a %s job: null tracking number, Hybrid, empty lines, generator from the client',
     async (status) => {
-      const { job, client } = await jobWhere((entry) => entry.job.status === status && entry.client.epa_id !== null, `${status} whose client has an EPA ID`);
+      const { job, client } = await jobWhere(
+        (entry) => entry.job.status === status && entry.client.epa_id !== null,
+        `${status} whose client has an EPA ID`,
+      );
       const designated = await facility();
       const result = await create({ job: job.id, designated_facility: designated.epa_id });
       expectStatus(result, 201);
@@ -92,7 +99,7 @@ describe('POST /v1/manifests', () => {
   it("takes the site's EPA ID as the generator's when the client has none", async () => {
     const { job, client, site } = await jobWhere(
       (entry) => MANIFESTABLE.includes(entry.job.status) && entry.client.epa_id === null && entry.site.epa_id !== null,
-      "past draft whose client has no EPA ID but whose site has one",
+      'past draft whose client has no EPA ID but whose site has one',
     );
     const result = await create({ job: job.id, designated_facility: (await facility()).epa_id });
     expectStatus(result, 201);
@@ -109,7 +116,10 @@ describe('POST /v1/manifests', () => {
   });
 
   it.each(['FullElectronic', 'Hybrid', 'DataImage5Copy', 'Image'])('takes submission_type %s', async (submissionType) => {
-    const { job } = await jobWhere((entry) => entry.job.status === 'scheduled' && entry.client.epa_id !== null, 'scheduled whose client has an EPA ID');
+    const { job } = await jobWhere(
+      (entry) => entry.job.status === 'scheduled' && entry.client.epa_id !== null,
+      'scheduled whose client has an EPA ID',
+    );
     const result = await create({ job: job.id, designated_facility: (await facility()).epa_id, submission_type: submissionType });
     expectStatus(result, 201);
     expect(result.json).toMatchObject({ submission_type: submissionType, status: 'draft', manifest_tracking_number: null, lines: [] });
@@ -130,7 +140,10 @@ describe('POST /v1/manifests', () => {
 
   it('a designated_facility that is not in the facility directory is 400', async () => {
     const job = await findSample<Job>(app, '/v1/jobs?status=scheduled');
-    expectError(await create({ job: job.id, designated_facility: NOT_A_FACILITY }), invalid('designated_facility', new RegExp(NOT_A_FACILITY)));
+    expectError(
+      await create({ job: job.id, designated_facility: NOT_A_FACILITY }),
+      invalid('designated_facility', new RegExp(NOT_A_FACILITY)),
+    );
   });
 
   it.each([
@@ -180,7 +193,10 @@ describe('POST /v1/manifests', () => {
   });
 
   it('keeps nothing: the lists read as before and the new ID is 404', async () => {
-    const { job } = await jobWhere((entry) => entry.job.status === 'closed' && entry.client.epa_id !== null, 'closed whose client has an EPA ID');
+    const { job } = await jobWhere(
+      (entry) => entry.job.status === 'closed' && entry.client.epa_id !== null,
+      'closed whose client has an EPA ID',
+    );
     const designated = (await facility()).epa_id;
     const result = await expectNothingKept(app, ['/v1/manifests', `/v1/manifests?job=${job.id}`, `/v1/jobs/${job.id}`], () =>
       create({ job: job.id, designated_facility: designated }),

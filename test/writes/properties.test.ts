@@ -25,7 +25,12 @@ const STATUS_OF_CODE: Record<string, number[]> = {
   resource_missing: [404],
   state_invalid: [422],
 };
-const TYPE_OF_STATUS: Record<number, string> = { 400: 'invalid_request_error', 404: 'invalid_request_error', 413: 'invalid_request_error', 422: 'invalid_request_error' };
+const TYPE_OF_STATUS: Record<number, string> = {
+  400: 'invalid_request_error',
+  404: 'invalid_request_error',
+  413: 'invalid_request_error',
+  422: 'invalid_request_error',
+};
 
 /** Params that name no body field: the path ID and the headers. */
 const NON_BODY_PARAMS = ['id', 'Idempotency-Key', 'Content-Type'];
@@ -96,7 +101,25 @@ const TRICKY: Json[] = [
   'constructor',
 ];
 
-const STRANGE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '', ' ', 'id', 'object', 'created_at', 'updated_at', 'status', 'metadata', '0', 'a.b', 'a[0]'];
+const STRANGE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '',
+  ' ',
+  'id',
+  'object',
+  'created_at',
+  'updated_at',
+  'status',
+  'metadata',
+  '0',
+  'a.b',
+  'a[0]',
+];
 
 beforeAll(async () => {
   const [clients, sites, profiles, jobs, containers, manifests, webhooks] = await Promise.all([
@@ -108,18 +131,33 @@ beforeAll(async () => {
     records<Manifest>(app, '/v1/manifests'),
     records<WebhookEndpoint>(app, '/v1/webhook_endpoints'),
   ]);
-  const [otherClients, otherJobs] = await Promise.all([records<Client>(app, '/v1/clients', OTHER_KEY), records<Job>(app, '/v1/jobs', OTHER_KEY)]);
+  const [otherClients, otherJobs] = await Promise.all([
+    records<Client>(app, '/v1/clients', OTHER_KEY),
+    records<Job>(app, '/v1/jobs', OTHER_KEY),
+  ]);
   const site = sites[0] as Site;
   const facility = (manifests[0] as Manifest).designated_facility.epa_id;
   /** One record of each status, so a property run meets every state rule. */
-  const oneOfEach = <T extends { id: string; status: string }>(list: T[]) => [...new Map(list.map((record) => [record.status, record.id])).values()];
+  const oneOfEach = <T extends { id: string; status: string }>(list: T[]) => [
+    ...new Map(list.map((record) => [record.status, record.id])).values(),
+  ];
   const ids = (prefix: string, own: string[], other: string[]) => [...own, ...other.slice(0, 1), unknownId(prefix), `${prefix}_short`, 'x'];
 
-  const clientIds = [site.client, ...clients.slice(0, 3).map((client) => client.id), ...(otherClients[0] ? [otherClients[0].id] : []), unknownId('cli')];
+  const clientIds = [
+    site.client,
+    ...clients.slice(0, 3).map((client) => client.id),
+    ...(otherClients[0] ? [otherClients[0].id] : []),
+    unknownId('cli'),
+  ];
   const siteIds = [site.id, ...sites.slice(1, 4).map((entry) => entry.id), unknownId('site')];
   const jobIds = [...oneOfEach(jobs), ...(otherJobs[0] ? [otherJobs[0].id] : []), unknownId('job')];
   const metadata: Json[] = [{}, { a: 'b' }, { k: 'v'.repeat(501) }, { ['k'.repeat(41)]: 'v' }, { a: null }, { a: 1 }];
-  const windows: Json[] = [{ start: '08:00', end: '10:00' }, { start: '24:00', end: '25:00' }, { start: '10:00', end: '09:00' }, { start: '08:00' }];
+  const windows: Json[] = [
+    { start: '08:00', end: '10:00' },
+    { start: '24:00', end: '25:00' },
+    { start: '10:00', end: '09:00' },
+    { start: '08:00' },
+  ];
 
   ENDPOINTS.push(
     {
@@ -136,7 +174,18 @@ beforeAll(async () => {
       name: 'POST /v1/sites',
       method: 'POST',
       paths: ['/v1/sites'],
-      fields: ['client', 'name', 'address', 'address.line1', 'address.line2', 'address.city', 'address.state', 'address.postal_code', 'access_notes', 'metadata'],
+      fields: [
+        'client',
+        'name',
+        'address',
+        'address.line1',
+        'address.line2',
+        'address.city',
+        'address.state',
+        'address.postal_code',
+        'access_notes',
+        'metadata',
+      ],
       required: ['client', 'name', 'address', 'address.line1', 'address.city', 'address.state', 'address.postal_code'],
       valid: { client: site.client, name: 'Yard', address: { line1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701' } },
       values: [...clientIds, 'TX', 'XX', '78701', '7870', ...metadata],
@@ -165,7 +214,11 @@ beforeAll(async () => {
     {
       name: 'POST /v1/jobs/{id}/cancel',
       method: 'POST',
-      paths: ids('job', oneOfEach(jobs), otherJobs.map((job) => job.id)).map((id) => `/v1/jobs/${id}/cancel`),
+      paths: ids(
+        'job',
+        oneOfEach(jobs),
+        otherJobs.map((job) => job.id),
+      ).map((id) => `/v1/jobs/${id}/cancel`),
       fields: ['reason'],
       required: [],
       valid: {},
@@ -189,13 +242,27 @@ beforeAll(async () => {
       fields: ['url', 'events'],
       required: ['url', 'events'],
       valid: { url: 'https://example.com/hook', events: ['*'] },
-      values: ['https://example.com/hook', 'http://example.com', 'https://127.0.0.1', 'https://[::1]/', ['*'], ['job.created'], ['*', 'job.created'], ['job.created', 'job.created'], []],
+      values: [
+        'https://example.com/hook',
+        'http://example.com',
+        'https://127.0.0.1',
+        'https://[::1]/',
+        ['*'],
+        ['job.created'],
+        ['*', 'job.created'],
+        ['job.created', 'job.created'],
+        [],
+      ],
       success: { status: 201, schema: WebhookEndpoint },
     },
     {
       name: 'PATCH /v1/clients/{id}',
       method: 'PATCH',
-      paths: ids('cli', clients.slice(0, 2).map((client) => client.id), otherClients.map((client) => client.id)).map((id) => `/v1/clients/${id}`),
+      paths: ids(
+        'cli',
+        clients.slice(0, 2).map((client) => client.id),
+        otherClients.map((client) => client.id),
+      ).map((id) => `/v1/clients/${id}`),
       fields: ['name', 'billing_email', 'portal_enabled', 'metadata', 'kind', 'epa_id'],
       required: [],
       valid: { name: 'Renamed' },
@@ -205,7 +272,11 @@ beforeAll(async () => {
     {
       name: 'PATCH /v1/sites/{id}',
       method: 'PATCH',
-      paths: ids('site', sites.slice(0, 2).map((entry) => entry.id), []).map((id) => `/v1/sites/${id}`),
+      paths: ids(
+        'site',
+        sites.slice(0, 2).map((entry) => entry.id),
+        [],
+      ).map((id) => `/v1/sites/${id}`),
       fields: ['name', 'access_notes', 'metadata', 'address', 'client'],
       required: [],
       valid: { access_notes: 'Gate 4' },
@@ -225,7 +296,11 @@ beforeAll(async () => {
     {
       name: 'PATCH /v1/jobs/{id}',
       method: 'PATCH',
-      paths: ids('job', oneOfEach(jobs), otherJobs.map((job) => job.id)).map((id) => `/v1/jobs/${id}`),
+      paths: ids(
+        'job',
+        oneOfEach(jobs),
+        otherJobs.map((job) => job.id),
+      ).map((id) => `/v1/jobs/${id}`),
       fields: ['scheduled_for', 'window', 'window.start', 'window.end', 'metadata', 'status'],
       required: ['window.start', 'window.end'],
       valid: { scheduled_for: '2026-10-01', window: { start: '08:00', end: '09:00' } },
@@ -245,7 +320,11 @@ beforeAll(async () => {
     {
       name: 'DELETE /v1/webhook_endpoints/{id}',
       method: 'DELETE',
-      paths: ids('we', webhooks.slice(0, 2).map((endpoint) => endpoint.id), []).map((id) => `/v1/webhook_endpoints/${id}`),
+      paths: ids(
+        'we',
+        webhooks.slice(0, 2).map((endpoint) => endpoint.id),
+        [],
+      ).map((id) => `/v1/webhook_endpoints/${id}`),
       fields: [],
       required: [],
       valid: {},
@@ -365,7 +444,9 @@ describe('the param checker', () => {
       status: 400,
       headers: new Headers({ 'Request-Id': 'req_abc' }),
       text: '',
-      json: { error: { type: 'invalid_request_error', message: 'm', doc_url: `/docs/errors#${error.code}`, request_id: 'req_abc', ...error } },
+      json: {
+        error: { type: 'invalid_request_error', message: 'm', doc_url: `/docs/errors#${error.code}`, request_id: 'req_abc', ...error },
+      },
     });
     expect(() => checkAnswer(target, { name: 1 }, answer({ code: 'parameter_invalid', param: 'kind' }))).toThrow();
     expect(() => checkAnswer(target, { name: 'x' }, answer({ code: 'parameter_missing', param: 'name' }))).toThrow();

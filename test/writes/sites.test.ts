@@ -26,7 +26,8 @@ const patch = (id: string, body: unknown, key?: string) => send(app, 'PATCH', `/
 
 const sampleClient = () => findSample<Client>(app, '/v1/clients');
 const sampleSite = () => findSample<Site>(app, '/v1/sites');
-const siteWithMetadata = () => findSample<Site>(app, '/v1/sites', (site) => Object.keys(site.metadata).length > 0 && Object.keys(site.metadata).length <= 18);
+const siteWithMetadata = () =>
+  findSample<Site>(app, '/v1/sites', (site) => Object.keys(site.metadata).length > 0 && Object.keys(site.metadata).length <= 18);
 
 const ADDRESS = { line1: '4400 Navigation Blvd', city: 'Houston', state: 'TX', postal_code: '77011' };
 

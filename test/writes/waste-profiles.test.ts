@@ -184,7 +184,10 @@ describe('PATCH /v1/waste_profiles/{id}', () => {
     '%s cannot be changed by PATCH: 400 naming it',
     async (field) => {
       const profile = await profileIn('draft');
-      expectError(await patch(profile.id, { [field]: (profile as Record<string, unknown>)[field] ?? 'x' }), invalid(field, /cannot be changed/));
+      expectError(
+        await patch(profile.id, { [field]: (profile as Record<string, unknown>)[field] ?? 'x' }),
+        invalid(field, /cannot be changed/),
+      );
     },
   );
 

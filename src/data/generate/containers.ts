@@ -49,21 +49,13 @@ function consolidationDelay(random: Random): number {
 /** The client's profiles approved and unexpired at `at`, lab packs for lab_pack jobs only. */
 function activeProfiles(clientProfiles: readonly ProfilePlan[], job: JobPlan, at: number): ProfilePlan[] {
   const approved = clientProfiles.filter(
-    (profile) =>
-      profile.approvedAt !== null &&
-      profile.expiresAt !== null &&
-      profile.approvedAt <= at &&
-      at < profile.expiresAt,
+    (profile) => profile.approvedAt !== null && profile.expiresAt !== null && profile.approvedAt <= at && at < profile.expiresAt,
   );
   const fitting = approved.filter((profile) => profile.stream.lab_pack === (job.type === 'lab_pack'));
   return fitting.length > 0 ? fitting : approved;
 }
 
-export function generateContainers(
-  context: GeneratorContext,
-  jobs: readonly JobPlan[],
-  profiles: readonly ProfilePlan[],
-): ContainerPlan[] {
+export function generateContainers(context: GeneratorContext, jobs: readonly JobPlan[], profiles: readonly ProfilePlan[]): ContainerPlan[] {
   const { random, plan } = context;
   const working = jobs.filter((job) => JOB_STATUSES_WITH_CONTAINERS.includes(job.status));
   const counts = new Map<JobPlan, number>();
@@ -117,7 +109,9 @@ export function generateContainers(
       const kindName = profile ? random.pick(profile.stream.container_kinds) : '55-gal steel drum, open head';
       const kind = CONTAINER_KIND_BY_NAME.get(kindName);
       if (!kind) throw new Error(`unknown container kind ${kindName}`);
-      const fullAt = open ? null : Math.min(createdAt + random.int(3 * MINUTE, 25 * MINUTE), underWay ? NOW - MINUTE : fillUntil + 29 * MINUTE);
+      const fullAt = open
+        ? null
+        : Math.min(createdAt + random.int(3 * MINUTE, 25 * MINUTE), underWay ? NOW - MINUTE : fillUntil + 29 * MINUTE);
       const weight = random.int(kind.net_weight_lb.min, kind.net_weight_lb.max);
       const thisReceipt = receivedAt;
       if (receivedAt !== null) receivedAt += random.int(40, 180);
@@ -180,14 +174,18 @@ function liveContainer(context: GeneratorContext, plan: ContainerTimeline): Life
       changes.push({
         at: receivedAt + APPROACHING_AFTER,
         event: 'container.storage_status_changed',
-        apply: (container) => void (container.storage_status = 'approaching_limit'),
+        apply: (container) => {
+          container.storage_status = 'approaching_limit';
+        },
       });
     }
     if (receivedAt + LIMIT_AFTER < storedUntil) {
       changes.push({
         at: receivedAt + LIMIT_AFTER,
         event: 'container.storage_status_changed',
-        apply: (container) => void (container.storage_status = 'at_limit'),
+        apply: (container) => {
+          container.storage_status = 'at_limit';
+        },
       });
     }
     if (consolidatedAt <= NOW) changes.push({ at: consolidatedAt, apply: advance });

@@ -52,9 +52,7 @@ export const WASTE_STREAMS = wasteStreamsJson as WasteStream[];
 export const CONTAINER_KINDS = containerKindsJson as ContainerKind[];
 export const CREW_ROLES = crewRolesJson as CrewRole[];
 
-export const CONTAINER_KIND_BY_NAME: ReadonlyMap<string, ContainerKind> = new Map(
-  CONTAINER_KINDS.map((kind) => [kind.kind, kind]),
-);
+export const CONTAINER_KIND_BY_NAME: ReadonlyMap<string, ContainerKind> = new Map(CONTAINER_KINDS.map((kind) => [kind.kind, kind]));
 
 /** The codes a profile of this stream carries for a generator in `state` (federal first). */
 export function streamCodes(stream: WasteStream, state: string): string[] {

@@ -42,11 +42,7 @@ function jobAmount(random: Random, job: JobPlan, containers: readonly ContainerP
   return cents;
 }
 
-export function closeAndBill(
-  context: GeneratorContext,
-  jobs: readonly JobPlan[],
-  containers: readonly ContainerPlan[],
-): InvoicePlan[] {
+export function closeAndBill(context: GeneratorContext, jobs: readonly JobPlan[], containers: readonly ContainerPlan[]): InvoicePlan[] {
   const { random, id } = context;
   const containersByJob = new Map<JobPlan, ContainerPlan[]>();
   for (const container of containers) {
@@ -125,14 +121,28 @@ export function closeAndBill(
     });
     if (issued) {
       const lastClosed = Math.max(...draft.jobs.map((job) => job.closedAt ?? 0));
-      const sentAt = Math.max(lastClosed + MINUTE, Math.min(lastClosed + random.int(DAY, 6 * DAY), NOW - random.int(10 * MINUTE, 2 * HOUR)));
+      const sentAt = Math.max(
+        lastClosed + MINUTE,
+        Math.min(lastClosed + random.int(DAY, 6 * DAY), NOW - random.int(10 * MINUTE, 2 * HOUR)),
+      );
       for (const job of draft.jobs) job.billedAt = sentAt;
-      changes.push({ at: sentAt, event: 'invoice.sent', apply: (invoice) => void (invoice.status = 'open') });
+      changes.push({
+        at: sentAt,
+        event: 'invoice.sent',
+        apply: (invoice) => {
+          invoice.status = 'open';
+        },
+      });
       const age = NOW - sentAt;
       const recent = age < 35 * DAY;
       if (!recent) oldIssued += 1;
       if (!recent && oldIssued % 10 === 0) {
-        changes.push({ at: sentAt + random.int(2 * DAY, 20 * DAY), apply: (invoice) => void (invoice.status = 'void') });
+        changes.push({
+          at: sentAt + random.int(2 * DAY, 20 * DAY),
+          apply: (invoice) => {
+            invoice.status = 'void';
+          },
+        });
       } else if (recent ? random.chance(0.3) && age > 3 * DAY : random.chance(0.95)) {
         const paidAt = sentAt + random.int(2 * DAY, Math.min(45 * DAY, age - HOUR));
         changes.push({

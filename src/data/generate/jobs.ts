@@ -216,7 +216,10 @@ export function planJobs(
         break;
     }
     if (date !== null && status !== 'draft') {
-      window = status === 'in_progress' ? windowAroundNow(random, type, (NOW - localToUtc(state, today, 0)) / MINUTE) : typicalWindow(random, type);
+      window =
+        status === 'in_progress'
+          ? windowAroundNow(random, type, (NOW - localToUtc(state, today, 0)) / MINUTE)
+          : typicalWindow(random, type);
     }
     const workStart = date !== null && window !== null ? localToUtc(state, date, window.start) : null;
     const workEnd = date !== null && window !== null ? localToUtc(state, date, window.end) : null;
@@ -406,9 +409,20 @@ export function finishJob(plan: JobPlan): void {
     });
   }
   if (JOB_STATUSES_WITH_CONTAINERS.includes(plan.status) && plan.workStart !== null) {
-    changes.push({ at: plan.workStart, apply: (job) => void (job.status = 'in_progress') });
+    changes.push({
+      at: plan.workStart,
+      apply: (job) => {
+        job.status = 'in_progress';
+      },
+    });
   }
-  for (const at of plan.containerTimes) changes.push({ at, apply: (job) => void (job.container_count += 1) });
+  for (const at of plan.containerTimes)
+    changes.push({
+      at,
+      apply: (job) => {
+        job.container_count += 1;
+      },
+    });
   if (plan.closedAt !== null) {
     const invoice = plan.invoiceId;
     changes.push({
@@ -420,11 +434,19 @@ export function finishJob(plan: JobPlan): void {
       },
     });
   }
-  if (plan.billedAt !== null) changes.push({ at: plan.billedAt, apply: (job) => void (job.status = 'billed') });
+  if (plan.billedAt !== null)
+    changes.push({
+      at: plan.billedAt,
+      apply: (job) => {
+        job.status = 'billed';
+      },
+    });
 
   const life = liveLife(initial, plan.createdAt, changes, {
     clone: cloneJob,
-    touch: (job, at) => void (job.updated_at = at),
+    touch: (job, at) => {
+      job.updated_at = at;
+    },
     createdEvent: 'job.created',
   });
   if (life.record.status !== plan.status) {

@@ -79,8 +79,7 @@ export function generateManifests(
         profilesById,
       );
     const firstProfiled = own.find((container) => container.profile !== null)?.profile;
-    const facility =
-      firstProfiled?.facility ?? profiles.find((profile) => profile.client === job.client)?.facility ?? FACILITIES[0];
+    const facility = firstProfiled?.facility ?? profiles.find((profile) => profile.client === job.client)?.facility ?? FACILITIES[0];
     if (!facility) throw new Error('no facilities');
 
     const index = manifests.length;
@@ -111,7 +110,10 @@ export function generateManifests(
     if (target !== 'draft') times.ready_for_signature = readyAt;
     if (target !== 'draft' && target !== 'ready_for_signature') times.submitted = submittedAt;
     if (target === 'signed' || target === 'corrected') {
-      const signedAt = Math.max(lastReceipt + MINUTE, Math.min(lastReceipt + random.int(15 * MINUTE, 18 * HOUR), NOW - random.int(MINUTE, 30 * MINUTE)));
+      const signedAt = Math.max(
+        lastReceipt + MINUTE,
+        Math.min(lastReceipt + random.int(15 * MINUTE, 18 * HOUR), NOW - random.int(MINUTE, 30 * MINUTE)),
+      );
       times.signed = signedAt;
       const correctedAt = signedAt + random.int(2 * DAY, 25 * DAY);
       if (target === 'corrected' && correctedAt <= NOW) times.corrected = correctedAt;
@@ -157,7 +159,9 @@ export function generateManifests(
         designated_facility: { ...manifest.designated_facility },
         lines: manifest.lines.map((line) => ({ ...line, waste_codes: [...line.waste_codes] })),
       }),
-      touch: (manifest, at) => void (manifest.updated_at = at),
+      touch: (manifest, at) => {
+        manifest.updated_at = at;
+      },
     });
     // The lines are the build of the containers as they are now, whatever the status.
     life.record.lines = linesAt(NOW);

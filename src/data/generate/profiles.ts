@@ -62,9 +62,7 @@ interface ChosenStream {
 function chooseStreams(context: GeneratorContext, client: ClientPlan): { chosen: ChosenStream[]; jobTypes: JobType[] } {
   const { random } = context;
   const { kind, state } = client.spec;
-  const eligible = WASTE_STREAMS.filter(
-    (stream) => stream.client_kinds.includes(kind) && streamCodes(stream, state).length > 0,
-  );
+  const eligible = WASTE_STREAMS.filter((stream) => stream.client_kinds.includes(kind) && streamCodes(stream, state).length > 0);
   const labPacks = eligible.filter((stream) => stream.lab_pack);
   const bulk = eligible.filter((stream) => !stream.lab_pack);
   const take = (from: readonly WasteStream[], count: number, coreCount: number): ChosenStream[] =>
@@ -133,7 +131,9 @@ function profileLife(
   }
   const life = liveLife(initial, createdAt, changes, {
     clone: (profile) => ({ ...profile, waste_codes: [...profile.waste_codes] }),
-    touch: (profile, at) => void (profile.updated_at = at),
+    touch: (profile, at) => {
+      profile.updated_at = at;
+    },
   });
   const approved = approvedAt !== null && approvedAt <= NOW;
   return {

@@ -57,9 +57,7 @@ export function generateSites(context: GeneratorContext, clients: readonly Clien
       const primary = index === 0;
       // Event lots spread over the region; plants and labs stay in the client's city.
       const city = kind === 'hhw_program' && !primary ? random.pick(citiesOf(state)) : client.city;
-      const name = (names[index % names.length] as string)
-        .replace('{city}', city.name)
-        .replace('{last}', faker.person.lastName());
+      const name = (names[index % names.length] as string).replace('{city}', city.name).replace('{last}', faker.person.lastName());
       // Generator of record (SANDBOX.md, "Validation decisions"): a client without an EPA ID
       // ships under its main site's ID; event lots rarely have one.
       const hasEpaId = primary

@@ -8,9 +8,7 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const JobWindow = z.strictObject({ start: LocalTime, end: LocalTime }).openapi('JobWindow');
 
-export const CrewMember = z
-  .strictObject({ name: z.string(), role: z.string(), accepted: z.boolean() })
-  .openapi('CrewMember');
+export const CrewMember = z.strictObject({ name: z.string(), role: z.string(), accepted: z.boolean() }).openapi('CrewMember');
 
 export const Job = z
   .strictObject({

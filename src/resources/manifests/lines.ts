@@ -14,10 +14,7 @@ const POUNDS = 'P';
  * line; nor do containers naming a profile absent from `profilesById`, which cannot happen
  * with records of one account. Quantity is the total net weight, in pounds.
  */
-export function buildManifestLines(
-  containers: readonly Container[],
-  profilesById: ReadonlyMap<string, WasteProfile>,
-): ManifestLine[] {
+export function buildManifestLines(containers: readonly Container[], profilesById: ReadonlyMap<string, WasteProfile>): ManifestLine[] {
   const lines = new Map<string, ManifestLine>();
   for (const container of containers) {
     if (container.profile === null) continue;

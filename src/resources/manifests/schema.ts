@@ -26,7 +26,10 @@ export const Manifest = z
     id: idSchema('manifest'),
     object: z.literal('manifest'),
     job: idSchema('job'),
-    manifest_tracking_number: z.string().regex(/^\d{9}[A-Z]{3}$/).nullable(),
+    manifest_tracking_number: z
+      .string()
+      .regex(/^\d{9}[A-Z]{3}$/)
+      .nullable(),
     status: z.enum(MANIFEST_STATUSES),
     submission_type: z.enum(SUBMISSION_TYPES),
     generator: ManifestParty,

@@ -6,6 +6,7 @@
 export function webhookUrlProblem(text: string): string | null {
   // The URL parser silently strips surrounding spaces and inner tabs and newlines, so the URL
   // stored would not be the URL delivered to: refuse them rather than keep a different text.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
   if (/[\u0000-\u0020\u007f]/.test(text)) return 'must not contain spaces or control characters';
   let url: URL;
   try {
