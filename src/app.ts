@@ -1,9 +1,10 @@
 // The sandbox as one Hono app, the same on Node and Workers. Checks run in the order of
 // SANDBOX.md ("Order of checks"): auth, unknown path / wrong method, scope, idempotency,
-// validation, referenced records, state rules, success.
+// validation, referenced records, state rules, success; the rate limit and Sandbox-Simulate
+// come before and just after auth.
 import { Hono, type Context, type Next } from 'hono';
 import { KeyRing } from './auth/keys.js';
-import type { SandboxConfig } from './config.js';
+import { DEFAULT_RATE_LIMIT, type SandboxConfig } from './config.js';
 import { sampleStore } from './data/store.js';
 import { ApiError, errorBody } from './errors.js';
 import { authenticate, requireScope } from './http/auth.js';
@@ -22,7 +23,6 @@ import type { RateDecision, RateLimiter } from './rate-limit/limiter.js';
 import { TokenBucketLimiter } from './rate-limit/token-bucket.js';
 import { ENDPOINTS } from './resources/index.js';
 import { EmptyQuery } from './schemas/query.js';
-import { DEFAULT_RATE_LIMIT } from './config.js';
 
 export interface AppServices {
   idempotency?: IdempotencyStore;
