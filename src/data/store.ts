@@ -12,12 +12,6 @@ interface Listable {
   id: string;
 }
 
-export interface ListPage {
-  /** The list envelope as UTF-8 JSON. */
-  body: Uint8Array<ArrayBuffer>;
-  count: number;
-}
-
 const encoder = new TextEncoder();
 /** UTF-8 bytes, typed as the ArrayBuffer-backed view that Response bodies take on every runtime. */
 function utf8(text: string): Uint8Array<ArrayBuffer> {
@@ -54,11 +48,11 @@ export class ResourceIndex<T extends Listable> {
   }
 
   /**
-   * One page of the list. `startingAfter` must be a record of this index (checked by the
-   * caller); paging continues after its place in the order even when `matches` excludes it
-   * (SANDBOX.md, "Validation decisions").
+   * One page of the list, as the UTF-8 JSON of the list envelope. `startingAfter` must be a
+   * record of this index (checked by the caller); paging continues after its place in the order
+   * even when `matches` excludes it (SANDBOX.md, "Validation decisions").
    */
-  page(matches: ((record: T) => boolean) | undefined, limit: number, startingAfter: string | undefined): ListPage {
+  page(matches: ((record: T) => boolean) | undefined, limit: number, startingAfter: string | undefined): Uint8Array<ArrayBuffer> {
     let index = startingAfter === undefined ? 0 : (this.#position.get(startingAfter) ?? -1) + 1;
     const parts: Uint8Array<ArrayBuffer>[] = [];
     let size = 0;
@@ -91,7 +85,7 @@ export class ResourceIndex<T extends Listable> {
       append(part);
     });
     append(close);
-    return { body, count: parts.length };
+    return body;
   }
 }
 

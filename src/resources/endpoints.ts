@@ -67,7 +67,7 @@ export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec
       const cacheKey = `${account.seed}\u0000${account.name}\u0000${JSON.stringify(parsed)}`;
       let body = pages.get(cacheKey);
       if (body === undefined) {
-        body = index.page(spec.match(filters as z.output<z.ZodObject<S>>), limit ?? PAGE_SIZE_DEFAULT, startingAfter).body;
+        body = index.page(spec.match(filters as z.output<z.ZodObject<S>>), limit ?? PAGE_SIZE_DEFAULT, startingAfter);
         pages.set(cacheKey, body);
       }
       return { status: 200, json: body };

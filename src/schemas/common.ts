@@ -28,13 +28,6 @@ export function idSchema(object: ObjectType) {
     .openapi({ example: `${prefix}_00000000000000`, description: `ID with prefix ${prefix}_` });
 }
 
-/** The object type an ID's prefix names, or undefined when the prefix is unknown. */
-export function objectTypeOfId(id: string): ObjectType | undefined {
-  const prefix = id.slice(0, id.indexOf('_'));
-  for (const [object, p] of Object.entries(ID_PREFIXES)) if (p === prefix) return object as ObjectType;
-  return undefined;
-}
-
 /** ISO 8601 in UTC to the second, as every timestamp of the reference (`2025-06-02T15:04:05Z`). */
 export const Timestamp = z.iso.datetime({ precision: 0 }).openapi({ example: '2025-06-02T15:04:05Z' });
 
