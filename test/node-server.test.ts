@@ -1,0 +1,75 @@
+// The app behind @hono/node-server on a real loopback socket: its lightweight Request and
+// Response differ from app.request's, so bodies, headers and size limits are checked here too.
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { readConfig } from '../src/config.js';
+import { PUBLIC_KEY } from './helpers.js';
+
+let server: ReturnType<typeof serve>;
+let base: string;
+const auth = { Authorization: `Bearer ${PUBLIC_KEY}` };
+
+beforeAll(async () => {
+  const app = createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off' }));
+  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+describe('on @hono/node-server', () => {
+  it('serves a list and a record as the in-process app does, with the common headers', async () => {
+    const list = await fetch(`${base}/v1/jobs?limit=3`, { headers: auth });
+    expect(list.status).toBe(200);
+    expect(list.headers.get('content-type')).toBe('application/json');
+    expect(list.headers.get('ratelimit-policy')).toBe('25;w=1');
+    expect(list.headers.get('request-id')).toMatch(/^req_/);
+    const page = await list.json();
+    expect(page.data).toHaveLength(3);
+    const one = await fetch(`${base}/v1/jobs/${page.data[0].id}`, { headers: auth });
+    expect(await one.json()).toEqual(page.data[0]);
+  });
+
+  it('reads a body with a Content-Length and one sent in chunks', async () => {
+    const sites = await (await fetch(`${base}/v1/sites?limit=1`, { headers: auth })).json();
+    const site = sites.data[0];
+    const body = JSON.stringify({ type: 'ci_pickup', client: site.client, site: site.id });
+    const sized = await fetch(`${base}/v1/jobs`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body });
+    expect(sized.status, await sized.clone().text()).toBe(201);
+    const chunked = await fetch(`${base}/v1/jobs`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: new Blob([body]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status, await chunked.clone().text()).toBe(201);
+    expect((await chunked.json()).status).toBe('draft');
+  });
+
+  it('refuses a chunked body over 1 MiB with 413 while reading it', async () => {
+    const chunk = new TextEncoder().encode(`{"name":"${'x'.repeat(64 * 1024)}`);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // 2 MiB in 64 KiB chunks, never closed: the server must stop reading on its own.
+        if (sent < 2 * 1024 * 1024) {
+          controller.enqueue(chunk);
+          sent += chunk.byteLength;
+        }
+      },
+    });
+    const response = await fetch(`${base}/v1/clients`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect((await response.json()).error).toMatchObject({ code: 'parameter_invalid' });
+  });
+});
