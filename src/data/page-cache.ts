@@ -8,7 +8,7 @@ export class PageCache {
   readonly #maxBytes: number;
   #bytes = 0;
 
-  constructor(maxBytes = 16 * 1024 * 1024) {
+  constructor(maxBytes: number) {
     this.#maxBytes = maxBytes;
   }
 

@@ -21,6 +21,12 @@ export type Collection =
   | 'webhook_endpoints'
   | 'events';
 
+/**
+ * One cache of built pages for every list, so the whole stays within 8 MiB however many
+ * distinct queries arrive (a Workers isolate has 128 MB in all).
+ */
+const pages = new PageCache(8 * 1024 * 1024);
+
 type RecordOf<C extends Collection> = AccountStore[C] extends ResourceIndex<infer T> ? T : never;
 
 interface ListSpec<C extends Collection, S extends z.ZodRawShape> {
@@ -38,7 +44,6 @@ interface ListSpec<C extends Collection, S extends z.ZodRawShape> {
 
 export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec: ListSpec<C, S>): Endpoint {
   const query = listQuery(spec.filters);
-  const pages = new PageCache();
   return defineEndpoint({
     operationId: spec.operationId,
     method: 'GET',
@@ -64,7 +69,7 @@ export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec
         });
       }
       // The parsed query in schema order names the page: `limit=100` and `limit=0100` share it.
-      const cacheKey = `${account.seed}\u0000${account.name}\u0000${JSON.stringify(parsed)}`;
+      const cacheKey = `${account.seed}\u0000${account.name}\u0000${spec.collection}\u0000${JSON.stringify(parsed)}`;
       let body = pages.get(cacheKey);
       if (body === undefined) {
         body = index.page(spec.match(filters as z.output<z.ZodObject<S>>), limit ?? PAGE_SIZE_DEFAULT, startingAfter);
