@@ -51,8 +51,10 @@ describe('OpenAPI 3.1 from the route table', () => {
     const job = document.components?.schemas?.Job as { additionalProperties?: boolean; required?: string[] };
     expect(job.additionalProperties).toBe(false);
     expect(job.required).toContain('crew');
-    const listJobs = ((document.paths ?? {})['/v1/jobs'] as { get: { parameters: { name: string }[] } }).get;
-    expect(listJobs.parameters.map((parameter) => parameter.name).sort()).toEqual(
+    const paths = document.paths as Record<string, { get: { parameters: { name: string }[] } }>;
+    const listJobs = paths['/v1/jobs']?.get;
+    expect(listJobs).toBeDefined();
+    expect(listJobs?.parameters.map((parameter) => parameter.name).sort()).toEqual(
       ['client', 'limit', 'scheduled_from', 'starting_after', 'status', 'type'].sort(),
     );
   });
