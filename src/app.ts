@@ -143,17 +143,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
       const query = rawQuery === null && endpoint.query === undefined ? {} : parseOrThrow(endpoint.query ?? EmptyQuery, rawQuery ?? {});
       const body =
         endpoint.body === undefined ? undefined : parseOrThrow(endpoint.body, rawBody, { readonlyFields: endpoint.readonlyFields ?? [] });
-      return endpoint.handle({
-        c,
-        account: c.get('account'),
-        id: c.req.param('id') ?? '',
-        query,
-        body,
-        // Read only by writes: reads never pay for the clock.
-        get now() {
-          return now();
-        },
-      });
+      return endpoint.handle({ c, account: c.get('account'), id: c.req.param('id') ?? '', query, body, now: now() });
     };
 
     const idempotencyKey = endpoint.idempotent ? c.req.header('Idempotency-Key') : undefined;
