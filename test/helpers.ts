@@ -1,6 +1,7 @@
 // One way to talk to the app in tests: through HTTP, in-process (STYLE.md, habit 7).
 import { createApp, type AppServices } from '../src/app.js';
 import { readConfig, type ConfigSources } from '../src/config.js';
+import { type ReadResponse, readResponse } from './response.js';
 
 export const PUBLIC_KEY = 'svc_test_sandbox_public';
 export const READONLY_KEY = 'svc_test_sandbox_readonly';
@@ -23,10 +24,7 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export interface CallResult {
-  status: number;
-  headers: Headers;
-  text: string;
+export interface CallResult extends ReadResponse {
   /** Parsed JSON body; tests narrow it with toMatchObject or a schema. */
   // biome-ignore lint/suspicious/noExplicitAny: a test reads arbitrary response bodies
   json: any;
@@ -42,14 +40,7 @@ export async function call(app: TestApp, path: string, options: CallOptions = {}
     headers['Content-Type'] ??= 'application/json';
   }
   const response = await app.request(path, { method: options.method ?? 'GET', headers, body });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
+  return readResponse(response);
 }
 
 /** Walks a list to its end through next_cursor, returning every record. */

@@ -19,15 +19,10 @@ import { createApp } from '../src/app.js';
 import { readConfig } from '../src/config.js';
 import { ENDPOINTS } from '../src/resources/index.js';
 import { ID_PREFIXES } from '../src/schemas/common.js';
+import { JOBS_KEY, OTHER_KEY, PUBLIC_KEY, READONLY_KEY, REVOKED_KEY } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
-
-const PUBLIC_KEY = 'svc_test_sandbox_public';
-const READONLY_KEY = 'svc_test_sandbox_readonly';
-const JOBS_KEY = 'svc_test_sandbox_jobs';
-const OTHER_KEY = 'svc_test_sandbox_other';
-const REVOKED_KEY = 'svc_test_sandbox_revoked';
 
 /**
  * High enough that the sequence is never limited on either side (whether it would be depends on

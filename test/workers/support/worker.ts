@@ -5,6 +5,7 @@ import { createExecutionContext, SELF, waitOnExecutionContext } from 'cloudflare
 import { env } from 'cloudflare:workers';
 import worker from '../../../src/worker.js';
 import type { WorkerEnv } from '../../../src/worker/env.js';
+import { type ReadResponse, readResponse } from '../../response.js';
 
 export const PUBLIC_KEY = 'svc_test_sandbox_public';
 export const READONLY_KEY = 'svc_test_sandbox_readonly';
@@ -20,12 +21,7 @@ export interface CallOptions {
   vars?: Partial<Pick<WorkerEnv, 'SANDBOX_SEED' | 'SANDBOX_RATE_LIMIT' | 'SANDBOX_KEYS'>>;
 }
 
-export interface CallResult {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: unknown;
-}
+export type CallResult = ReadResponse;
 
 export async function call(path: string, options: CallOptions = {}): Promise<CallResult> {
   const headers = new Headers(options.headers);
@@ -47,14 +43,7 @@ export async function call(path: string, options: CallOptions = {}): Promise<Cal
     response = await worker.fetch(incoming, { ...env, ...options.vars }, ctx);
     await waitOnExecutionContext(ctx);
   }
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
+  return readResponse(response);
 }
 
 /** The `error` member of an error body, for toMatchObject. */
