@@ -105,8 +105,21 @@ function tagOf(endpoint: Endpoint): string {
   return (endpoint.path.split('/')[2] as string).replace(/_/g, ' ').replace(/^./, (letter) => letter.toUpperCase());
 }
 
+/** One tag per resource, described as the reference's "What the service does" describes it. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Clients: 'Organizations served: household-hazardous-waste programs, commercial or industrial plants, laboratories.',
+  Sites: "A client's places where work is done.",
+  'Waste profiles': "A client's waste streams, with their federal and state waste codes.",
+  Jobs: 'Pieces of work (collection events, commercial pickups, lab packs) with a client, site, date, crew and containers.',
+  Containers: "A job's containers, from open to shipped.",
+  Manifests: "Hazardous-waste manifests built from a job's containers and profiles.",
+  Invoices: 'Written when a job is closed.',
+  'Webhook endpoints': 'Where signed event deliveries go (the sandbox sends none).',
+  Events: 'Changes to records, to catch up after downtime.',
+};
+
 function tagsOf(endpoints: readonly Endpoint[]) {
-  return [...new Set(endpoints.map(tagOf))].map((name) => ({ name }));
+  return [...new Set(endpoints.map(tagOf))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
 }
 
 function operationOf(endpoint: Endpoint, account: AccountStore): Json {
