@@ -67,7 +67,9 @@ export function checkAgainstContract(request: { method: string; path: string }, 
   if (result.status < 400) return;
   const problems = schemaProblems('/components/schemas/Error', result.json);
   if (problems.length > 0) {
-    throw new Error(`${request.method} ${request.path} answered ${result.status} with a body that is not an Error (${problems.join('; ')}): ${result.text}`);
+    throw new Error(
+      `${request.method} ${request.path} answered ${result.status} with a body that is not an Error (${problems.join('; ')}): ${result.text}`,
+    );
   }
   const reached = operationOf(request.method, request.path);
   if (reached !== undefined && !(String(result.status) in reached.operation.responses)) {

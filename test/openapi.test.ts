@@ -6,7 +6,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/errors.js';
 import { ENDPOINTS } from '../src/resources/index.js';
-import { contractDocument, responseSchemaPointer, schemaProblems } from './contract.js';
+import { checkAgainstContract, contractDocument, responseSchemaPointer, schemaProblems } from './contract.js';
 import { call, OTHER_KEY, PUBLIC_KEY, testApp } from './helpers.js';
 
 const app = testApp();
@@ -36,13 +36,18 @@ describe('GET /openapi.json', () => {
     expect(rest).toEqual(JSON.parse(JSON.stringify(contractDocument)));
   });
 
-  it('has no error and no warning by Redocly\'s recommended rules', async () => {
+  it("has no error and no warning by Redocly's recommended rules", async () => {
     const result = await call(app, 'https://sandbox.test/openapi.json', { key: null });
     // The package declares no license, so the document names none.
     const config = await createConfig({ extends: ['recommended'], rules: { 'info-license': 'off' } });
     const problems = await lintFromString({ source: result.text, absoluteRef: 'openapi.json', config });
-    const summary = problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`);
-    expect(summary.filter((line) => line.startsWith('error')), summary.join('\n')).toEqual([]);
+    const summary = problems.map(
+      (problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`,
+    );
+    expect(
+      summary.filter((line) => line.startsWith('error')),
+      summary.join('\n'),
+    ).toEqual([]);
     expect(summary, summary.join('\n')).toEqual([]);
   });
 });
@@ -79,8 +84,9 @@ describe('the document and the app', () => {
   });
 
   it('names every error code of the code table in the Error schema', () => {
-    const errorSchema = (contractDocument.components as { schemas: Record<string, { properties: { error: { properties: { code: { enum: string[] } } } } }> })
-      .schemas.Error;
+    const errorSchema = (
+      contractDocument.components as { schemas: Record<string, { properties: { error: { properties: { code: { enum: string[] } } } } }> }
+    ).schemas.Error;
     expect(errorSchema?.properties.error.properties.code.enum.sort()).toEqual(Object.keys(ERROR_CODES).sort());
   });
 });
@@ -139,4 +145,28 @@ describe('the examples, sent as "try it" sends them', () => {
       expect(schemaProblems(responseSchemaPointer(method, path, Number(success)), result.json)).toEqual([]);
     });
   }
+});
+
+describe('the contract check every Node suite runs on error responses', () => {
+  const errorBody = (code: string) => ({
+    error: { type: 'invalid_request_error', code, message: 'm', doc_url: `/docs/errors#${code}`, request_id: 'req_x' },
+  });
+  const result = (status: number, json: unknown) => ({ status, headers: new Headers(), text: JSON.stringify(json), json });
+
+  it('accepts an error the document lists for the operation', () => {
+    expect(() =>
+      checkAgainstContract({ method: 'POST', path: '/v1/jobs/job_x/cancel' }, result(422, errorBody('state_invalid'))),
+    ).not.toThrow();
+  });
+
+  it('fails on a status the document does not list for the operation', () => {
+    expect(() => checkAgainstContract({ method: 'GET', path: '/v1/jobs?limit=1' }, result(422, errorBody('state_invalid')))).toThrow(
+      /does not list for listJobs/,
+    );
+  });
+
+  it('fails on an error body that is not the Error shape', () => {
+    expect(() => checkAgainstContract({ method: 'GET', path: '/v1/jobs' }, result(400, { message: 'bad' }))).toThrow(/not an Error/);
+    expect(() => checkAgainstContract({ method: 'GET', path: '/v1/jobs' }, result(400, errorBody('no_such_code')))).toThrow(/not an Error/);
+  });
 });

@@ -26,7 +26,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     fix: 'Use a sandbox key (<code>svc_test_</code>), such as <code>svc_test_sandbox_public</code>.',
   },
   scope_missing: {
-    when: "The key lacks the scope the endpoint needs (each operation names its scope).",
+    when: 'The key lacks the scope the endpoint needs (each operation names its scope).',
     fix: 'Use a key with that scope; <code>svc_test_sandbox_public</code> has all sixteen.',
   },
   resource_missing: {

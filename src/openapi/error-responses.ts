@@ -26,7 +26,8 @@ export function errorCasesOf(endpoint: Endpoint): Map<number, ErrorCase[]> {
   add('api_key_invalid', 'a key the sandbox did not issue, a live key or a revoked key');
   add('scope_missing', `the key lacks the ${endpoint.scope} scope`);
   if (endpoint.pathId !== undefined) add('resource_missing', `no ${endpoint.pathId} with that ID in the key's account`);
-  if (endpoint.idempotent) add('idempotency_conflict', 'the Idempotency-Key was used with another request, or that request is still running');
+  if (endpoint.idempotent)
+    add('idempotency_conflict', 'the Idempotency-Key was used with another request, or that request is still running');
   for (const handlerError of endpoint.handlerErrors ?? []) add(handlerError.code, handlerError.when);
   if (endpoint.body !== undefined) add('parameter_invalid', 'the body is larger than 1 MiB', 413);
   add('rate_limited', 'over the rate limit, or Sandbox-Simulate: rate_limited; wait the seconds of Retry-After');
