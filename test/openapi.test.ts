@@ -135,6 +135,19 @@ describe('every record every GET returns', () => {
 });
 
 describe('the examples, sent as "try it" sends them', () => {
+  it('of every list filter find the record the list example shows', async () => {
+    for (const { path, operation } of operations.filter((entry) => entry.method === 'GET' && !entry.path.includes('{id}'))) {
+      const query = new URLSearchParams();
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in === 'query' && parameter.example !== undefined) query.set(String(parameter.name), String(parameter.example));
+      }
+      const example = operation.responses['200']?.content?.['application/json'].example as { data: { id: string }[] };
+      const result = await call(app, `${path}?${query}`);
+      expect(result.status, result.text).toBe(200);
+      expect(result.json.data.map((record: { id: string }) => record.id), `${path}?${query}`).toContain(example.data[0]?.id);
+    }
+  });
+
   for (const { path, method, operation } of operations.filter((entry) => entry.method !== 'GET')) {
     it(`${operation.operationId} gets its documented success`, async () => {
       const id = operation.parameters?.find((parameter) => parameter.name === 'id')?.example;

@@ -2,9 +2,10 @@
 // and the zod schemas that validate requests and check responses: nothing here restates a
 // field. What the route table does not say (headers, errors, examples) is derived in this folder.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AccountStore } from '../data/store.js';
+import type { AccountStore, ResourceIndex } from '../data/store.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { IDEMPOTENCY_KEY_MAX } from '../idempotency/store.js';
+import type { Collection } from '../resources/endpoints.js';
 import { ENDPOINTS } from '../resources/index.js';
 import { ID_PREFIXES, type ObjectType } from '../schemas/common.js';
 import { errorCasesOf } from './error-responses.js';
@@ -85,19 +86,32 @@ export function buildOpenApiDocument(account: AccountStore): Json {
     security: [{ bearer: [] }],
     tags: tagsOf(ENDPOINTS),
   });
-  describeCursors(document.paths as Record<string, Record<string, { parameters?: Json[] }>>);
+  describeListParameters(document.paths as Record<string, Record<string, { parameters?: Json[] }>>, account);
   return document as unknown as Json;
 }
 
-/** starting_after is a plain string to zod (the handler checks it); the document names its prefix. */
-function describeCursors(paths: Record<string, Record<string, { parameters?: Json[] }>>): void {
+/**
+ * The list parameters as the document gives them: starting_after is a plain string to zod (the
+ * handler checks it), so its prefix is named here; each filter's example is the value of the
+ * list's first record, so "try it" with the examples finds that record.
+ */
+function describeListParameters(paths: Record<string, Record<string, { parameters?: Json[] }>>, account: AccountStore): void {
   for (const endpoint of ENDPOINTS) {
     if (endpoint.method !== 'GET' || endpoint.pathId !== undefined) continue;
-    const object = (endpoint.path.split('/')[2] as string).slice(0, -1) as ObjectType;
-    const parameter = paths[endpoint.path]?.get?.parameters?.find((candidate) => candidate.name === 'starting_after');
-    if (parameter === undefined) continue;
-    parameter.description = `The next_cursor of the previous page: the ID of a ${object} of this account`;
-    parameter.schema = { type: 'string', pattern: `^${ID_PREFIXES[object]}_` };
+    const collection = endpoint.path.split('/')[2] as Collection;
+    const object = collection.slice(0, -1) as ObjectType;
+    const first = (account[collection] as unknown as ResourceIndex<{ id: string }>).records[0] as Record<string, unknown> | undefined;
+    for (const parameter of paths[endpoint.path]?.get?.parameters ?? []) {
+      const schema = parameter.schema as Json | undefined;
+      if (parameter.name === 'starting_after') {
+        parameter.description = `The next_cursor of the previous page: the ID of a ${object} of this account`;
+        parameter.schema = { type: 'string', pattern: `^${ID_PREFIXES[object]}_` };
+      } else if (parameter.name !== 'limit' && schema !== undefined) {
+        delete schema.example;
+        const value = first?.[parameter.name === 'scheduled_from' ? 'scheduled_for' : (parameter.name as string)];
+        if (typeof value === 'string') parameter.example = value;
+      }
+    }
   }
 }
 
