@@ -144,7 +144,10 @@ describe('the examples, sent as "try it" sends them', () => {
       const example = operation.responses['200']?.content?.['application/json'].example as { data: { id: string }[] };
       const result = await call(app, `${path}?${query}`);
       expect(result.status, result.text).toBe(200);
-      expect(result.json.data.map((record: { id: string }) => record.id), `${path}?${query}`).toContain(example.data[0]?.id);
+      expect(
+        result.json.data.map((record: { id: string }) => record.id),
+        `${path}?${query}`,
+      ).toContain(example.data[0]?.id);
     }
   });
 
