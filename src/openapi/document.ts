@@ -165,6 +165,8 @@ function operationOf(endpoint: Endpoint, account: AccountStore): Json {
   for (const [status, cases] of errorCasesOf(endpoint)) {
     const headers: Json = { ...COMMON_HEADERS };
     if (status === 429) headers['Retry-After'] = ref('headers', 'Retry-After');
+    // A 404 or 422 of an idempotent request is stored and replayed like a success (SANDBOX.md).
+    if (endpoint.idempotent && (status === 404 || status === 422)) headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
     responses[status] = {
       description: cases.map((error) => `${error.code}: ${error.when}`).join('; '),
       headers,
