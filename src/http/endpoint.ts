@@ -1,6 +1,6 @@
 // An endpoint is one row of the reference's tables: method, path, scope, inputs, output. The same
 // definition registers the Hono route, drives the 405 matcher, feeds the auth-matrix tests and
-// will generate the OpenAPI document; nothing about a route is written twice.
+// generates the OpenAPI document (src/openapi); nothing about a route is written twice.
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { Scope } from '../auth/scopes.js';
