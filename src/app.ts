@@ -6,6 +6,8 @@ import { Hono, type Context, type Next } from 'hono';
 import { KeyRing } from './auth/keys.js';
 import { DEFAULT_RATE_LIMIT, type SandboxConfig } from './config.js';
 import { sampleStore } from './data/store.js';
+import type { DocsAssets } from './docs/assets.js';
+import { registerDocs } from './docs/routes.js';
 import { ApiError, errorBody } from './errors.js';
 import { authenticate, requireScope } from './http/auth.js';
 import { readJsonObject } from './http/body.js';
@@ -32,6 +34,8 @@ export interface AppServices {
   clientAddress?: (c: Context<SandboxEnv>) => string;
   /** The real clock; tests may fix it. */
   now?: () => Date;
+  /** Swagger UI's files for /docs; without them /docs renders nothing (src/docs/assets.ts). */
+  docsAssets?: DocsAssets;
 }
 
 const SIMULATIONS = ['rate_limited', 'api_error'] as const;
@@ -86,6 +90,8 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   });
 
   app.get('/health', (c) => respond(c, 200, '{"status":"ok"}'));
+  // No key needed: the OpenAPI document, the reference page and the error reference.
+  registerDocs(app, { respond, rateLimitPolicy: policy, account: store.accounts.A, assets: services.docsAssets });
 
   // CORS preflight for every origin, answered before auth: browsers send no key with it.
   app.options('/v1/*', (c) => {

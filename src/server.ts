@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { readConfig } from './config.js';
+import { nodeDocsAssets } from './docs/node-assets.js';
 
 export const DEFAULT_PORT = 8787;
 
@@ -51,6 +52,7 @@ function main(): void {
 
   const app = createApp(config, {
     clientAddress: (c) => (c.env as { incoming?: IncomingMessage }).incoming?.socket.remoteAddress ?? 'unknown',
+    docsAssets: nodeDocsAssets(),
   });
 
   const server = serve({ fetch: app.fetch, port, hostname }, (info) => {

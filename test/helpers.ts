@@ -1,7 +1,11 @@
 // One way to talk to the app in tests: through HTTP, in-process (STYLE.md, habit 7).
 import { createApp, type AppServices } from '../src/app.js';
 import { readConfig, type ConfigSources } from '../src/config.js';
-import { type ReadResponse, readResponse } from './response.js';
+import { checkAgainstContract } from './contract.js';
+import { checkEveryResponse, type ReadResponse, readResponse } from './response.js';
+
+// Every error any Node suite meets is held to the OpenAPI document (its Error schema, its statuses).
+checkEveryResponse(checkAgainstContract);
 
 export const PUBLIC_KEY = 'svc_test_sandbox_public';
 export const READONLY_KEY = 'svc_test_sandbox_readonly';
@@ -39,8 +43,9 @@ export async function call(app: TestApp, path: string, options: CallOptions = {}
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const response = await app.request(path, { method: options.method ?? 'GET', headers, body });
-  return readResponse(response);
+  const method = options.method ?? 'GET';
+  const response = await app.request(path, { method, headers, body });
+  return readResponse(response, { method, path });
 }
 
 /** Walks a list to its end through next_cursor, returning every record. */

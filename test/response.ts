@@ -9,7 +9,24 @@ export interface ReadResponse {
   json: unknown;
 }
 
-export async function readResponse(response: Response): Promise<ReadResponse> {
+export interface RequestLine {
+  method: string;
+  path: string;
+}
+
+type ResponseCheck = (request: RequestLine, result: ReadResponse) => void;
+let responseCheck: ResponseCheck | undefined;
+
+/**
+ * A check run on every response read with its request: the Node suites install the OpenAPI
+ * contract (test/contract.ts); the workerd suites, where ajv's compiled validators cannot run
+ * (no code generation in workerd), do not.
+ */
+export function checkEveryResponse(check: ResponseCheck): void {
+  responseCheck = check;
+}
+
+export async function readResponse(response: Response, request?: RequestLine): Promise<ReadResponse> {
   const text = await response.text();
   let json: unknown;
   try {
@@ -17,5 +34,7 @@ export async function readResponse(response: Response): Promise<ReadResponse> {
   } catch {
     json = undefined;
   }
-  return { status: response.status, headers: response.headers, text, json };
+  const result = { status: response.status, headers: response.headers, text, json };
+  if (request !== undefined) responseCheck?.(request, result);
+  return result;
 }

@@ -1,10 +1,11 @@
 // An endpoint is one row of the reference's tables: method, path, scope, inputs, output. The same
 // definition registers the Hono route, drives the 405 matcher, feeds the auth-matrix tests and
-// will generate the OpenAPI document; nothing about a route is written twice.
+// generates the OpenAPI document (src/openapi); nothing about a route is written twice.
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { Scope } from '../auth/scopes.js';
 import type { AccountStore } from '../data/store.js';
+import type { ErrorCode } from '../errors.js';
 import type { ObjectType } from '../schemas/common.js';
 import type { SandboxEnv } from './env.js';
 
@@ -29,6 +30,12 @@ export interface Reply {
   json: string | Uint8Array<ArrayBuffer>;
 }
 
+export interface HandlerError {
+  code: ErrorCode;
+  /** When the handler gives it, as the OpenAPI document says. */
+  when: string;
+}
+
 export interface EndpointSpec<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
   /** Named after what it does: listJobs, cancelJob. */
   operationId: string;
@@ -46,6 +53,11 @@ export interface EndpointSpec<Q extends z.ZodType | undefined, B extends z.ZodTy
   /** Accepts Idempotency-Key (reference, "Endpoints"). */
   idempotent?: boolean;
   success: { status: 200 | 201; schema: z.ZodType; description: string };
+  /**
+   * Errors only the handler gives (a body reference that is missing, a state rule), for the
+   * OpenAPI document; the errors every endpoint of its kind gives are derived in src/openapi.
+   */
+  handlerErrors?: readonly HandlerError[];
   handle(input: HandlerInput<Output<Q>, Output<B>>): Reply | Promise<Reply>;
 }
 

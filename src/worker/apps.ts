@@ -3,6 +3,7 @@
 // the global scope: Workers bound the CPU time of a script's startup.
 import { createApp } from '../app.js';
 import { readConfig, type ConfigSources } from '../config.js';
+import type { DocsAssets } from '../docs/assets.js';
 import type { WorkerEnv } from './env.js';
 import { DurableObjectIdempotencyStore } from './idempotency-store.js';
 import { DurableObjectRateLimiter } from './rate-limiter.js';
@@ -35,7 +36,16 @@ function buildApp(env: WorkerEnv, sources: ConfigSources): SandboxApp {
     rateLimiter: config.rateLimit === null ? null : new DurableObjectRateLimiter(env.RATE_LIMITS, config.rateLimit),
     // Cloudflare sets CF-Connecting-IP to the address of the client that reached its edge.
     clientAddress: (c) => c.req.header('CF-Connecting-IP') ?? 'unknown',
+    docsAssets: env.ASSETS === undefined ? undefined : assetsFrom(env.ASSETS),
   });
+}
+
+/** /docs files from Workers Static Assets; the binding answers by path, whatever the host. */
+function assetsFrom(assets: Fetcher): DocsAssets {
+  return async (name) => {
+    const response = await assets.fetch(`https://assets.invalid/${name}`);
+    return response.ok ? (response.body ?? undefined) : undefined;
+  };
 }
 
 function configSources(env: WorkerEnv): ConfigSources {

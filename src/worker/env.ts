@@ -13,6 +13,8 @@ export interface WorkerEnv {
   SANDBOX_KEYS?: string | object;
   /** One object per (API key, Idempotency-Key): SANDBOX.md, "Idempotency". */
   IDEMPOTENCY: DurableObjectNamespace<IdempotencyObject>;
+  /** Swagger UI's files for /docs (wrangler.toml [assets], laid out by scripts/docs-assets.mjs). */
+  ASSETS?: Fetcher;
   /** One object per rate-limit bucket (API key and client address). */
   RATE_LIMITS: DurableObjectNamespace<RateLimitObject>;
 }

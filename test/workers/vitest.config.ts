@@ -1,10 +1,15 @@
 // The workerd suites: the Worker of wrangler.toml (src/worker.ts, its Durable Objects and
 // bindings) running in the real Workers runtime, driven through SELF.fetch.
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineProject } from 'vitest/config';
 
 const wranglerConfig = fileURLToPath(new URL('../../wrangler.toml', import.meta.url));
+
+// wrangler.toml's [assets] directory must exist before the Worker starts; wrangler's [build]
+// command lays it out, but the test pool does not run it. A fresh clone's `npm test` then works.
+execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/docs-assets.mjs', import.meta.url))], { stdio: 'inherit' });
 
 export default defineProject({
   plugins: [

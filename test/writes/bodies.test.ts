@@ -8,6 +8,7 @@ import type { Site } from '../../src/resources/sites/schema.js';
 import type { WasteProfile } from '../../src/resources/waste_profiles/schema.js';
 import type { WebhookEndpoint } from '../../src/resources/webhook_endpoints/schema.js';
 import { expectError, expectStatus, findSample, keyWithout, missing, writesApp, type CallResult } from './helpers.js';
+import { readResponse } from '../response.js';
 
 const app = writesApp();
 
@@ -88,14 +89,7 @@ async function rawRequest(
   const headers: Record<string, string> = { Authorization: 'Bearer svc_test_sandbox_public' };
   if (contentType !== null) headers['Content-Type'] = contentType;
   const response = await app.request(path, { method, headers, ...(body === undefined ? {} : { body }) });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
+  return readResponse(response, { method, path });
 }
 
 const MALFORMED = ['{', '{"name":}', "{'name':'x'}", '{"name":"x",}', 'nul', '{"a":1}{"b":2}', '\u0000', '{"name":"\ud800"', '   '];

@@ -15,6 +15,7 @@ export const updateContainer = defineEndpoint({
   body: UpdateContainerBody,
   readonlyFields: ['id', 'object', 'job', 'profile', 'kind', 'storage_status', 'received_at', 'created_at'],
   success: { status: 200, schema: Container, description: 'The container with the change applied' },
+  handlerErrors: [{ code: 'state_invalid', when: 'status is not the next one, or weight_lb changes on a shipped container' }],
   handle({ account, id, body, now }) {
     const container = findRecord(account, 'containers', 'container', id);
     const updated: Container = { ...container };

@@ -15,6 +15,7 @@ export const cancelJob = defineEndpoint({
   body: CancelJobBody,
   idempotent: true,
   success: { status: 200, schema: Job, description: 'The job, cancelled' },
+  handlerErrors: [{ code: 'state_invalid', when: 'the job is neither draft nor scheduled' }],
   handle({ account, id, now }) {
     const job = findRecord(account, 'jobs', 'job', id);
     if (!CANCELLABLE_JOB_STATUSES.includes(job.status)) {

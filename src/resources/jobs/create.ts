@@ -15,6 +15,7 @@ export const createJob = defineEndpoint({
   body: CreateJobBody,
   idempotent: true,
   success: { status: 201, schema: Job, description: 'The new job' },
+  handlerErrors: [{ code: 'resource_missing', when: 'client or site names no record of the account' }],
   handle({ account, body, now }) {
     findRecord(account, 'clients', 'client', body.client, 'client');
     const site = findRecord(account, 'sites', 'site', body.site, 'site');

@@ -16,6 +16,7 @@ export const updateJob = defineEndpoint({
   body: UpdateJobBody,
   readonlyFields: ['id', 'object', 'type', 'client', 'site', 'status', 'crew', 'container_count', 'invoice', 'created_at', 'updated_at'],
   success: { status: 200, schema: Job, description: 'The job with the change applied' },
+  handlerErrors: [{ code: 'state_invalid', when: 'the job is closed, billed or cancelled' }],
   handle({ account, id, body, now }) {
     const job = findRecord(account, 'jobs', 'job', id);
     if (!EDITABLE_JOB_STATUSES.includes(job.status)) {

@@ -18,6 +18,10 @@ export const createManifest = defineEndpoint({
   body: CreateManifestBody,
   idempotent: true,
   success: { status: 201, schema: Manifest, description: 'The new manifest, in draft, with empty lines' },
+  handlerErrors: [
+    { code: 'resource_missing', when: 'job names no job of the account' },
+    { code: 'state_invalid', when: 'the job is a draft or cancelled, or neither its client nor its site has an EPA ID' },
+  ],
   handle({ account, body, now }) {
     const facility = facilityByEpaId(body.designated_facility);
     if (facility === undefined) {

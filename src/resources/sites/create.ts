@@ -13,6 +13,7 @@ export const createSite = defineEndpoint({
   body: CreateSiteBody,
   idempotent: true,
   success: { status: 201, schema: Site, description: 'The new site' },
+  handlerErrors: [{ code: 'resource_missing', when: 'client names no client of the account' }],
   handle({ account, body, now }) {
     findRecord(account, 'clients', 'client', body.client, 'client');
     const { line1, line2, city, state, postal_code } = body.address;

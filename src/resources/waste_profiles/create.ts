@@ -12,6 +12,7 @@ export const createWasteProfile = defineEndpoint({
   body: CreateWasteProfileBody,
   idempotent: true,
   success: { status: 201, schema: WasteProfile, description: 'The new waste profile, in draft' },
+  handlerErrors: [{ code: 'resource_missing', when: 'client names no client of the account' }],
   handle({ account, body, now }) {
     findRecord(account, 'clients', 'client', body.client, 'client');
     const at = timestamp(now);

@@ -15,6 +15,7 @@ export const updateWasteProfile = defineEndpoint({
   body: UpdateWasteProfileBody,
   readonlyFields: ['id', 'object', 'client', 'status', 'approved_by', 'created_at', 'updated_at'],
   success: { status: 200, schema: WasteProfile, description: 'The waste profile with the change applied' },
+  handlerErrors: [{ code: 'state_invalid', when: 'the profile is not a draft' }],
   handle({ account, id, body, now }) {
     const profile = findRecord(account, 'waste_profiles', 'waste_profile', id);
     if (!EDITABLE_PROFILE_STATUSES.includes(profile.status)) {

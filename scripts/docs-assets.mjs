@@ -1,0 +1,16 @@
+// Lays out the Swagger UI files /docs serves in dist/docs-assets: Workers Static Assets upload
+// that directory (wrangler.toml [assets], this script is its [build] command) and the Node
+// bundle reads it beside dist/server.js (src/docs/node-assets.ts). Keep the list in step with
+// src/docs/assets.ts.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png'];
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const source = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const target = join(root, 'dist', 'docs-assets');
+mkdirSync(target, { recursive: true });
+for (const file of FILES) copyFileSync(join(source, file), join(target, file));

@@ -1,0 +1,59 @@
+// The routes anyone may read without a key: the OpenAPI document and the docs pages. CORS is on
+// for all of them, so tools on other origins can load the document.
+import type { Context, Hono } from 'hono';
+import type { AccountStore } from '../data/store.js';
+import type { SandboxEnv } from '../http/env.js';
+import { CORS_HEADERS, type Responder } from '../http/reply.js';
+import { requestId } from '../http/request-id.js';
+import { buildOpenApiDocument } from '../openapi/document.js';
+import { DOCS_ASSETS, type DocsAssets, isDocsAsset } from './assets.js';
+import { errorsPage } from './errors.js';
+import { DOCS_CSS, INIT_SCRIPT, referencePage } from './reference-page.js';
+
+/** Only this sandbox's own files, and data: images (Swagger UI's icons are inline SVG). */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+export interface DocsOptions {
+  respond: Responder;
+  /** The RateLimit-Policy value, which every response carries (reference, "Limits"). */
+  rateLimitPolicy: string;
+  /** The account whose records are the document's examples. */
+  account: AccountStore;
+  assets: DocsAssets | undefined;
+}
+
+export function registerDocs(app: Hono<SandboxEnv>, { respond, rateLimitPolicy, account, assets }: DocsOptions): void {
+  // Built on first use (tens of milliseconds) and kept; `servers` is the origin of each request.
+  let documentText: string | undefined;
+  app.get('/openapi.json', (c) => {
+    documentText ??= JSON.stringify(buildOpenApiDocument(account));
+    const servers = JSON.stringify([{ url: new URL(c.req.url).origin, description: 'This sandbox' }]);
+    return respond(c, 200, `${documentText.slice(0, -1)},"servers":${servers}}`, CORS_HEADERS);
+  });
+
+  const file = (c: Context<SandboxEnv>, body: BodyInit, contentType: string) =>
+    new Response(body, {
+      headers: {
+        ...CORS_HEADERS,
+        'Content-Type': contentType,
+        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'public, max-age=300',
+        'RateLimit-Policy': rateLimitPolicy,
+        'Request-Id': requestId(c),
+      },
+    });
+  app.get('/docs', (c) => file(c, referencePage(), HTML));
+  app.get('/docs/errors', (c) => file(c, errorsPage(), HTML));
+  app.get('/docs/init.js', (c) => file(c, INIT_SCRIPT, 'text/javascript; charset=utf-8'));
+  app.get('/docs/docs.css', (c) => file(c, DOCS_CSS, 'text/css; charset=utf-8'));
+  app.get('/docs/:asset', async (c, next) => {
+    const name = c.req.param('asset');
+    if (assets === undefined || !isDocsAsset(name)) return next();
+    const body = await assets(name);
+    return body === undefined ? next() : file(c, body, DOCS_ASSETS[name]);
+  });
+}
+
+const HTML = 'text/html; charset=utf-8';

@@ -1,0 +1,200 @@
+// The OpenAPI 3.1 document of the sandbox, generated from the route table (src/resources/index.ts)
+// and the zod schemas that validate requests and check responses: nothing here restates a
+// field. What the route table does not say (headers, errors, examples) is derived in this folder.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { AccountStore, ResourceIndex } from '../data/store.js';
+import type { Endpoint } from '../http/endpoint.js';
+import { IDEMPOTENCY_KEY_MAX } from '../idempotency/store.js';
+import type { Collection } from '../resources/endpoints.js';
+import { ENDPOINTS } from '../resources/index.js';
+import { ID_PREFIXES, type ObjectType } from '../schemas/common.js';
+import { errorCasesOf } from './error-responses.js';
+import { ErrorBody } from './error-schema.js';
+import { examplesOf } from './examples.js';
+
+type Json = Record<string, unknown>;
+
+export const OPENAPI_VERSION = '3.1.0';
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Headers of every response (reference, "Limits"; SANDBOX.md, "Errors"). */
+const COMMON_HEADERS = {
+  'Request-Id': ref('headers', 'Request-Id'),
+  'RateLimit-Policy': ref('headers', 'RateLimit-Policy'),
+};
+
+const HEADERS: Json = {
+  'Request-Id': {
+    description: 'The ID of the request (req_…); the same as request_id in an error body',
+    schema: { type: 'string', pattern: '^req_' },
+  },
+  'RateLimit-Policy': {
+    description: 'The rate-limit policy: requests per one-second window, per key and client address',
+    schema: { type: 'string', example: '25;w=1' },
+  },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+  'Idempotent-Replayed': {
+    description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+const PARAMETERS: Json = {
+  'Idempotency-Key': {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes a retry safe: the same key with the same request replays the first answer for 24 hours; with another request it is a 409 idempotency_conflict.',
+    schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
+  },
+  'Sandbox-Simulate': {
+    name: 'Sandbox-Simulate',
+    in: 'header',
+    required: false,
+    description: 'Sandbox only: forces a 429 rate_limited or a 500 api_error, to test retries.',
+    schema: { type: 'string', enum: ['rate_limited', 'api_error'] },
+  },
+};
+
+const DESCRIPTION = `The public sandbox of the Waste Operations API v1: every endpoint answered from deterministic sample data, with production's validation, scopes, idempotency and state rules. Writes are checked and answered, then dropped: nothing is kept.
+
+Authenticate with \`Authorization: Bearer svc_test_sandbox_public\` (all scopes, sample account A). Every error has the Error shape; its \`doc_url\` leads to [/docs/errors](/docs/errors).`;
+
+/** The document without `servers`, which name the origin each request came to. */
+export function buildOpenApiDocument(account: AccountStore): Json {
+  const registry = new OpenAPIHono();
+  registry.openAPIRegistry.register('Error', ErrorBody);
+  registry.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A sandbox key; svc_test_sandbox_public has every scope.',
+  });
+  for (const [name, header] of Object.entries(HEADERS)) registry.openAPIRegistry.registerComponent('headers', name, header as never);
+  for (const [name, parameter] of Object.entries(PARAMETERS)) {
+    registry.openAPIRegistry.registerComponent('parameters', name, parameter as never);
+  }
+  for (const endpoint of ENDPOINTS) registry.openAPIRegistry.registerPath(operationOf(endpoint, account) as never);
+  const document = registry.getOpenAPI31Document({
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Waste Operations API (sandbox)',
+      version: 'v1',
+      description: DESCRIPTION,
+    },
+    security: [{ bearer: [] }],
+    tags: tagsOf(ENDPOINTS),
+  });
+  describeListParameters(document.paths as Record<string, Record<string, { parameters?: Json[] }>>, account);
+  return document as unknown as Json;
+}
+
+/**
+ * The list parameters as the document gives them: starting_after is a plain string to zod (the
+ * handler checks it), so its prefix is named here; each filter's example is the value of the
+ * list's first record, so "try it" with the examples finds that record.
+ */
+function describeListParameters(paths: Record<string, Record<string, { parameters?: Json[] }>>, account: AccountStore): void {
+  for (const endpoint of ENDPOINTS) {
+    if (endpoint.method !== 'GET' || endpoint.pathId !== undefined) continue;
+    const collection = endpoint.path.split('/')[2] as Collection;
+    const object = collection.slice(0, -1) as ObjectType;
+    const first = (account[collection] as unknown as ResourceIndex<{ id: string }>).records[0] as Record<string, unknown> | undefined;
+    for (const parameter of paths[endpoint.path]?.get?.parameters ?? []) {
+      const schema = parameter.schema as Json | undefined;
+      if (parameter.name === 'starting_after') {
+        parameter.description = `The next_cursor of the previous page: the ID of a ${object} of this account`;
+        parameter.schema = { type: 'string', pattern: `^${ID_PREFIXES[object]}_` };
+      } else if (parameter.name !== 'limit' && schema !== undefined) {
+        delete schema.example;
+        const value = first?.[parameter.name === 'scheduled_from' ? 'scheduled_for' : (parameter.name as string)];
+        if (typeof value === 'string') parameter.example = value;
+      }
+    }
+  }
+}
+
+function tagOf(endpoint: Endpoint): string {
+  return (endpoint.path.split('/')[2] as string).replace(/_/g, ' ').replace(/^./, (letter) => letter.toUpperCase());
+}
+
+/** One tag per resource, described as the reference's "What the service does" describes it. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Clients: 'Organizations served: household-hazardous-waste programs, commercial or industrial plants, laboratories.',
+  Sites: "A client's places where work is done.",
+  'Waste profiles': "A client's waste streams, with their federal and state waste codes.",
+  Jobs: 'Pieces of work (collection events, commercial pickups, lab packs) with a client, site, date, crew and containers.',
+  Containers: "A job's containers, from open to shipped.",
+  Manifests: "Hazardous-waste manifests built from a job's containers and profiles.",
+  Invoices: 'Written when a job is closed.',
+  'Webhook endpoints': 'Where signed event deliveries go (the sandbox sends none).',
+  Events: 'Changes to records, to catch up after downtime.',
+};
+
+function tagsOf(endpoints: readonly Endpoint[]) {
+  return [...new Set(endpoints.map(tagOf))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+}
+
+function operationOf(endpoint: Endpoint, account: AccountStore): Json {
+  const examples = examplesOf(endpoint, account);
+  const parameters: unknown[] = [];
+  if (endpoint.pathId !== undefined) {
+    const prefix = ID_PREFIXES[endpoint.pathId];
+    parameters.push({
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: `ID of the ${endpoint.pathId} (prefix ${prefix}_)`,
+      schema: { type: 'string', pattern: `^${prefix}_` },
+      example: examples.id,
+    });
+  }
+  if (endpoint.idempotent) parameters.push(ref('parameters', 'Idempotency-Key'));
+  parameters.push(ref('parameters', 'Sandbox-Simulate'));
+
+  const successHeaders: Json = { ...COMMON_HEADERS };
+  if (endpoint.idempotent) successHeaders['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+  const responses: Json = {
+    [endpoint.success.status]: {
+      description: endpoint.success.description,
+      headers: successHeaders,
+      content: { 'application/json': { schema: endpoint.success.schema, example: examples.success } },
+    },
+  };
+  for (const [status, cases] of errorCasesOf(endpoint)) {
+    const headers: Json = { ...COMMON_HEADERS };
+    if (status === 429) headers['Retry-After'] = ref('headers', 'Retry-After');
+    // A 404 or 422 of an idempotent request is stored and replayed like a success (SANDBOX.md).
+    if (endpoint.idempotent && (status === 404 || status === 422)) headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+    responses[status] = {
+      description: cases.map((error) => `${error.code}: ${error.when}`).join('; '),
+      headers,
+      content: { 'application/json': { schema: ref('schemas', 'Error') } },
+    };
+  }
+
+  return {
+    method: endpoint.method.toLowerCase(),
+    path: endpoint.path,
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    description: `Scope: \`${endpoint.scope}\`.${endpoint.idempotent ? ' Accepts Idempotency-Key.' : ''}`,
+    tags: [tagOf(endpoint)],
+    security: [{ bearer: [endpoint.scope] }],
+    'x-scope': endpoint.scope,
+    parameters,
+    request: {
+      ...(endpoint.query === undefined ? {} : { query: endpoint.query }),
+      ...(endpoint.body === undefined
+        ? {}
+        : {
+            body: {
+              required: false,
+              content: { 'application/json': { schema: endpoint.body, example: examples.body } },
+            },
+          }),
+    },
+    responses,
+  };
+}

@@ -1,0 +1,178 @@
+// CORS and the reference page proven in a real browser: headless Chromium (Debian's, driven by
+// playwright-core). A page of another origin calls the sandbox with fetch and reads what CORS
+// lets it read; /docs loads only the sandbox's own files and sends a request through "try it".
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { readConfig } from '../src/config.js';
+import { nodeDocsAssets } from '../src/docs/node-assets.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// TOOLCHAIN.md: the flags under which Debian's chromium runs headless in a container.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let browser: Browser;
+let sandbox: ReturnType<typeof serve>;
+let sandboxOrigin: string;
+let other: Server;
+let otherOrigin: string;
+/** Every request the sandbox received: method, path and Authorization. */
+const received: { method: string; path: string; authorization: string | null }[] = [];
+
+/** The script of the other origin's page: the calls an integrator's browser code makes. */
+const PAGE_SCRIPT = `
+(async () => {
+  const sandbox = new URLSearchParams(location.search).get('sandbox');
+  const auth = { Authorization: 'Bearer svc_test_sandbox_public' };
+  const read = async (response) => ({
+    status: response.status,
+    body: await response.json(),
+    requestId: response.headers.get('Request-Id'),
+    rateLimitPolicy: response.headers.get('RateLimit-Policy'),
+    replayed: response.headers.get('Idempotent-Replayed'),
+  });
+  const key = 'browser-' + Math.random().toString(36).slice(2);
+  const create = () => fetch(sandbox + '/v1/webhook_endpoints', {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+    body: JSON.stringify({ url: 'https://example.com/hooks', events: ['job.created'] }),
+  });
+  try {
+    const list = await read(await fetch(sandbox + '/v1/jobs?limit=2', { headers: auth }));
+    const created = await read(await create());
+    const replay = await read(await create());
+    const missing = await read(await fetch(sandbox + '/v1/jobs/job_doesnotexist', { headers: auth }));
+    window.results = { list, created, replay, missing };
+  } catch (error) {
+    window.results = { failure: String(error) };
+  }
+})();
+`;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`apt-get install -y chromium\` (.ci/run does), or set CHROMIUM_PATH.`,
+    );
+  }
+  const app = createApp(readConfig({}), { docsAssets: nodeDocsAssets() });
+  sandbox = serve({
+    fetch: (request, env) => {
+      received.push({ method: request.method, path: new URL(request.url).pathname, authorization: request.headers.get('Authorization') });
+      return app.fetch(request, env);
+    },
+    port: 0,
+    hostname: '127.0.0.1',
+  });
+  await new Promise<void>((resolve) => sandbox.once('listening', () => resolve()));
+  sandboxOrigin = `http://127.0.0.1:${(sandbox.address() as AddressInfo).port}`;
+
+  other = createServer((request, response) => {
+    if (request.url?.startsWith('/page.js')) {
+      response.writeHead(200, { 'Content-Type': 'text/javascript' }).end(PAGE_SCRIPT);
+    } else {
+      response
+        .writeHead(200, { 'Content-Type': 'text/html' })
+        .end('<!doctype html><title>integrator</title><script src="/page.js"></script>');
+    }
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (sandbox ? sandbox.close(() => resolve()) : resolve()));
+  await new Promise<void>((resolve) => (other ? other.close(() => resolve()) : resolve()));
+});
+
+describe('in Chromium', () => {
+  it('a page of another origin calls the sandbox and reads bodies and the exposed headers', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${otherOrigin}/?sandbox=${encodeURIComponent(sandboxOrigin)}`);
+      await page.waitForFunction(() => 'results' in window, undefined, { timeout: 20_000 });
+      const results = await page.evaluate(() => (window as unknown as { results: Record<string, unknown> }).results);
+      expect(results.failure).toBeUndefined();
+      const { list, created, replay, missing } = results as Record<
+        string,
+        { status: number; body: Record<string, unknown>; requestId: string; rateLimitPolicy: string; replayed: string | null }
+      >;
+
+      expect(list?.status).toBe(200);
+      expect(list?.body.object).toBe('list');
+      expect(list?.body.data).toHaveLength(2);
+      expect(list?.requestId).toMatch(/^req_/);
+      expect(list?.rateLimitPolicy).toBe('25;w=1');
+
+      expect(created?.status).toBe(201);
+      expect(created?.body.object).toBe('webhook_endpoint');
+      expect(created?.replayed).toBeNull();
+      expect(replay?.status).toBe(201);
+      expect(replay?.replayed).toBe('true');
+      expect(replay?.body).toEqual(created?.body);
+      expect(replay?.requestId).toMatch(/^req_/);
+
+      expect(missing?.status).toBe(404);
+      expect(missing?.body.error).toMatchObject({ code: 'resource_missing', request_id: missing?.requestId });
+      expect(missing?.rateLimitPolicy).toBe('25;w=1');
+
+      // The POST with JSON and an Idempotency-Key is not a simple request: the browser asked first.
+      expect(received).toContainEqual({ method: 'OPTIONS', path: '/v1/webhook_endpoints', authorization: null });
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('/docs loads only from the sandbox and sends a request through "try it"', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const requested: string[] = [];
+    const consoleErrors: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    try {
+      await page.goto(`${sandboxOrigin}/docs`);
+      const operation = page.locator('#operations-Jobs-listJobs');
+      await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
+      await operation.locator('.try-out__btn').click();
+      const before = received.length;
+      await operation.locator('button.execute').click();
+      const status = operation.locator('.live-responses-table tbody .response-col_status').first();
+      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toContain('200');
+      await expect
+        .poll(() => operation.locator('.live-responses-table tbody .microlight').first().textContent())
+        .toMatch(/"object": "list",\s+"data": \[\s+\{\s+"id": "job_/);
+
+      const sent = received.slice(before).find((request) => request.path === '/v1/jobs');
+      expect(sent?.authorization).toBe('Bearer svc_test_sandbox_public');
+
+      mkdirSync('test-results', { recursive: true });
+      await page.screenshot({ path: 'test-results/docs-try-it.png', fullPage: false });
+
+      const elsewhere = requested.filter((url) => !url.startsWith(`${sandboxOrigin}/`) && !url.startsWith('data:'));
+      expect(elsewhere).toEqual([]);
+      expect(requested).toContain(`${sandboxOrigin}/docs/swagger-ui-bundle.js`);
+      expect(requested).toContain(`${sandboxOrigin}/openapi.json`);
+      expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+});
