@@ -11,7 +11,7 @@ export interface FuzzRequest {
   /** Path and query, as sent (already percent-encoded, or deliberately not). */
   url: string;
   headers: Record<string, string>;
-  body?: string | Uint8Array;
+  body?: string | Uint8Array<ArrayBuffer>;
   simulate?: string | undefined;
 }
 
@@ -201,7 +201,7 @@ export function schemaBody(endpoint: Endpoint, samples: Samples): fc.Arbitrary<J
 }
 
 /** Bodies that are not the JSON object a write takes, or that push the parser's limits. */
-export const RAW_BODIES: fc.Arbitrary<string | Uint8Array> = fc.oneof(
+export const RAW_BODIES: fc.Arbitrary<string | Uint8Array<ArrayBuffer>> = fc.oneof(
   fc.constantFrom(
     '',
     '{',
