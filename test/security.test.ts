@@ -277,8 +277,9 @@ function piiFindings(record: unknown): string[] {
       if (/(?<![\w-])\d{10,17}(?![\w-])/.test(value)) findings.push(`account-like number at ${path}: ${value}`);
     } else if (typeof value === 'number' && Number.isInteger(value) && String(value).length === 9 && isRoutingNumber(String(value))) {
       findings.push(`routing number at ${path}: ${value}`);
-    } else if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${path}[${index}]`));
-    else if (value !== null && typeof value === 'object') {
+    } else if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) visit(item, `${path}[${index}]`);
+    } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
         for (const [name, pattern] of PII_PATTERNS) if (pattern.test(key)) findings.push(`${name} in the field name ${path}.${key}`);
         visit(item, `${path}.${key}`);
