@@ -328,7 +328,7 @@ async function main() {
   const host = forkTracked(
     `${root}scripts/soak/host.mjs`,
     [JSON.stringify({ rateLimit: RATE_LIMIT, keys: KEY_TABLE, idempotencyTtlMs: IDEMPOTENCY_TTL_MS })],
-    { execArgv: ['--expose-gc'], cwd: root },
+    { execArgv: ['--expose-gc', ...(process.env.SOAK_NODE_FLAGS ? process.env.SOAK_NODE_FLAGS.split(' ') : [])], cwd: root },
   );
   const ready = await nextMessage(host, 'ready', 60_000, 'soak host');
   port = ready.port;

@@ -218,7 +218,7 @@ describe('responses carry only the fields of the reference', () => {
       ['updateWasteProfile', `/v1/waste_profiles/${profile.id}`, { name: 'Stream 2' }],
       ['createJob', '/v1/jobs', { type: 'ci_pickup', client: site.client, site: site.id }],
       ['updateJob', `/v1/jobs/${job.id}`, { scheduled_for: '2026-09-12' }],
-      ['cancelJob', `/v1/jobs/${job.id}/cancel`, {}],
+      ['cancelJob', `/v1/jobs/${job.id}/cancel`, { reason: 'Client closed early' }],
       ['updateContainer', `/v1/containers/${container.id}`, { status: 'full' }],
       ['createManifest', '/v1/manifests', { job: job.id, designated_facility: manifest.designated_facility.epa_id }],
       ['createWebhookEndpoint', '/v1/webhook_endpoints', { url: 'https://example.com/h', events: ['job.created'] }],

@@ -9,8 +9,10 @@ import { EVENT_TYPES } from '../../src/resources/events/types.js';
 import { ENDPOINTS } from '../../src/resources/index.js';
 import { ID_PREFIXES, type ObjectType } from '../../src/schemas/common.js';
 import { call, OTHER_KEY, PUBLIC_KEY, testApp } from '../helpers.js';
+import type { z } from 'zod';
 import { problemsOf } from './oracle.js';
 import { type FuzzRequest, oddRequest, rawBodyRequest, routeRequest, type Samples } from './requests.js';
+import { jsonSchemaOf } from './schema-arbitrary.js';
 
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? 20_261_124);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
@@ -39,6 +41,16 @@ beforeAll(async () => {
     const other = await call(app, `/v1/${COLLECTIONS[object]}?limit=1`, { key: OTHER_KEY });
     const ownIds = (own.json.data as { id: string }[]).map((record) => record.id);
     samples.ids[object] = [...ownIds.filter((_, index) => index % 10 === 0), ...(other.json.data as { id: string }[]).map((r) => r.id)];
+  }
+  // Records in every state, so that state rules and their successes are reached too.
+  for (const endpoint of ENDPOINTS.filter((candidate) => candidate.method === 'GET' && candidate.query !== undefined)) {
+    const statuses = (jsonSchemaOf(endpoint.query as z.ZodType).properties?.status?.enum ?? []) as string[];
+    const object = (Object.keys(COLLECTIONS) as ObjectType[]).find((type) => endpoint.path === `/v1/${COLLECTIONS[type]}`);
+    if (object === undefined) continue;
+    for (const status of statuses) {
+      const page = await call(app, `${endpoint.path}?status=${status}&limit=2`);
+      samples.ids[object].push(...(page.json.data as { id: string }[]).map((record) => record.id));
+    }
   }
   const allIds = Object.values(samples.ids).flat();
   samples.hints = {

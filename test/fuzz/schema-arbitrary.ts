@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-interface JsonSchema {
+export interface JsonSchema {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
   required?: string[];
