@@ -11,6 +11,8 @@
 //                                     Idempotency-Keys, distinct presented keys, odd requests,
 //                                     distinct list queries); fails if RSS grows over 64 MiB
 //   npm run soak -- --no-build        reuse dist/
+//   SOAK_NODE_FLAGS="--max-semi-space-size=4" npm run soak -- --floods
+//                                     V8 flags for the served process, to compare memory
 import { spawnSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
