@@ -27,6 +27,9 @@ const ENTRY_OVERHEAD_BYTES = 128;
  */
 export class PageCache {
   readonly #pages = new Map<string, Page>();
+  /** Keys missed once, the doorkeeper of admission; cleared whenever it reaches maxEntries. */
+  readonly #seen = new Set<string>();
+  #seenSince = 0;
   readonly #maxBytes: number;
   readonly #maxEntries: number;
   readonly #maxAgeMs: number;
@@ -54,8 +57,18 @@ export class PageCache {
 
   set(key: string, body: Uint8Array<ArrayBuffer>): void {
     const now = this.#now();
+    // Admitted on its second miss only: a query seen once (a flood of distinct queries) is not
+    // cached, so its page dies young and is freed at the next scavenge, instead of being
+    // promoted to the old generation and evicted there, where only a full gc frees it. The
+    // doorkeeper forgets everything at maxEntries keys or maxAgeMs, so it is bounded too.
+    if (this.#seen.size >= this.#maxEntries || now - this.#seenSince >= this.#maxAgeMs) {
+      this.#seen.clear();
+      this.#seenSince = now;
+    }
     const bytes = body.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES;
-    if (bytes <= this.#maxBytes && !this.#pages.has(key)) {
+    if (!this.#seen.has(key)) this.#seen.add(key);
+    else if (bytes <= this.#maxBytes && !this.#pages.has(key)) {
+      this.#seen.delete(key);
       this.#pages.set(key, { body, builtAt: now, bytes });
       this.#bytes += bytes;
     }
