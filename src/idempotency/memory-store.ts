@@ -19,11 +19,11 @@ export interface MemoryStoreLimits {
 /**
  * Bounds of the Node store. Bytes are counted as UTF-16 (twice the characters) for keys,
  * fingerprints (which hold the request body) and stored response bodies, an overestimate for
- * the ASCII they mostly are; 16 MiB keeps a flood of distinct keys with the largest bodies a
+ * the ASCII they mostly are; 8 MiB keeps a flood of distinct keys with the largest bodies a
  * write accepts within the sandbox's 64 MiB memory ceiling (README, "Memory bounds").
  */
 export const IDEMPOTENCY_MAX_ENTRIES = 10_000;
-export const IDEMPOTENCY_MAX_BYTES = 16 * 1024 * 1024;
+export const IDEMPOTENCY_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * The Node store: a Map in insertion order, so the oldest entry is always first and eviction is
