@@ -103,6 +103,8 @@ describe('IDs, keys and query strings', () => {
     'job_%2F',
     'job_%E0%A4%A',
     'job_%C3%28',
+    `job_${'a'.repeat(3000)}`,
+    `job_${'%F0%9F%98%80'.repeat(500)}`,
   ])('the path ID %s is a 404 (or the route does not exist), with no header echoing it', async (id) => {
     const response = await app.request(`/v1/jobs/${id}`, { headers: { Authorization: `Bearer ${PUBLIC_KEY}` } });
     expect([404, 405]).toContain(response.status);

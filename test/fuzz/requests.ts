@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { DEFAULT_KEYS } from '../../src/auth/keys.js';
 import type { Endpoint } from '../../src/http/endpoint.js';
 import { ID_PREFIXES, type ObjectType } from '../../src/schemas/common.js';
-import { arbitraryOf, type Hints, type Json, jsonSchemaOf, mutated, TRICKY_VALUES } from './schema-arbitrary.js';
+import { arbitraryOf, type Hints, type Json, jsonSchemaOf, mutated, oneOfValues, TRICKY_VALUES } from './schema-arbitrary.js';
 
 export interface FuzzRequest {
   method: string;
@@ -30,22 +30,22 @@ const VALID_KEY = 'svc_test_sandbox_public';
 /** Header values must be bytes without CR, LF or NUL (the fetch Headers class refuses others). */
 const headerChar = fc.oneof(
   { weight: 8, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)) },
-  { weight: 1, arbitrary: fc.constantFrom('\t', '\u00e9', '\u00ff', '\u0080', '\u007f', '\u0001') },
+  { weight: 1, arbitrary: oneOfValues('\t', '\u00e9', '\u00ff', '\u0080', '\u007f', '\u0001') },
 );
 const headerText = (maxLength: number) => fc.string({ unit: headerChar, maxLength });
 
 export const authorization: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 12, arbitrary: fc.constant(`Bearer ${VALID_KEY}`) },
-  { weight: 3, arbitrary: fc.constantFrom(...KEYS).map((key) => `Bearer ${key}`) },
+  { weight: 3, arbitrary: oneOfValues(...KEYS).map((key) => `Bearer ${key}`) },
   { weight: 1, arbitrary: fc.constant(undefined) },
   {
     weight: 4,
     arbitrary: fc
       .tuple(
-        fc.constantFrom('Bearer', 'bearer', 'BEARER', 'bEaReR', 'Basic', 'Token', ''),
-        fc.constantFrom(' ', '  ', '\t', ' \t '),
-        fc.constantFrom(...KEYS, 'svc_live_abc', '', 'svc_test_', `${VALID_KEY}x`, VALID_KEY.slice(0, -1), VALID_KEY.toUpperCase()),
-        fc.constantFrom('', ' ', '  '),
+        oneOfValues('Bearer', 'bearer', 'BEARER', 'bEaReR', 'Basic', 'Token', ''),
+        oneOfValues(' ', '  ', '\t', ' \t '),
+        oneOfValues(...KEYS, 'svc_live_abc', '', 'svc_test_', `${VALID_KEY}x`, VALID_KEY.slice(0, -1), VALID_KEY.toUpperCase()),
+        oneOfValues('', ' ', '  '),
       )
       .map(([scheme, space, key, tail]) => `${scheme}${space}${key}${tail}`),
   },
@@ -53,7 +53,7 @@ export const authorization: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 1, arbitrary: headerText(80) },
 );
 
-const contentType = fc.constantFrom(
+const contentType = oneOfValues(
   'application/json',
   'application/json',
   'application/json; charset=utf-8',
@@ -68,14 +68,14 @@ const contentType = fc.constantFrom(
 );
 
 const idempotencyKey = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('fuzz-1', 'fuzz-2', 'fuzz-3') },
+  { weight: 3, arbitrary: oneOfValues('fuzz-1', 'fuzz-2', 'fuzz-3') },
   { weight: 3, arbitrary: headerText(300) },
   { weight: 1, arbitrary: fc.integer({ min: 250, max: 260 }).map((length) => 'i'.repeat(length)) },
 );
 
 const simulate = fc.oneof(
   { weight: 20, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.constantFrom('api_error', 'rate_limited', ' api_error ', 'API_ERROR', '', 'none') },
+  { weight: 1, arbitrary: oneOfValues('api_error', 'rate_limited', ' api_error ', 'API_ERROR', '', 'none') },
   { weight: 1, arbitrary: headerText(20) },
 );
 
@@ -89,7 +89,7 @@ export const headersArbitrary = (withBody: boolean) =>
           : fc.constant(null),
         idempotencyKey: fc.option(idempotencyKey, { freq: 2 }),
         simulate,
-        origin: fc.option(fc.constantFrom('https://example.com', 'null'), { freq: 8 }),
+        origin: fc.option(oneOfValues('https://example.com', 'null'), { freq: 8 }),
       },
       { noNullPrototype: true },
     )
@@ -134,17 +134,17 @@ function pathOf(endpoint: Endpoint, samples: Samples): fc.Arbitrary<string> {
   const object = endpoint.pathId;
   const prefix = ID_PREFIXES[object];
   const id = fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom(...samples.ids[object]) },
+    { weight: 4, arbitrary: oneOfValues(...samples.ids[object]) },
     { weight: 1, arbitrary: fc.stringMatching(new RegExp(`^${prefix}_[0-9A-Za-z]{14}$`)) },
-    { weight: 1, arbitrary: fc.constantFrom(...ODD_SEGMENTS).map((odd) => `${prefix}_${odd}`) },
-    { weight: 1, arbitrary: fc.constantFrom(...ODD_SEGMENTS, 'cli_00000000000000', `${prefix}00000000000000`) },
+    { weight: 1, arbitrary: oneOfValues(...ODD_SEGMENTS).map((odd) => `${prefix}_${odd}`) },
+    { weight: 1, arbitrary: oneOfValues(...ODD_SEGMENTS, 'cli_00000000000000', `${prefix}00000000000000`) },
   );
   return id.map((value) => endpoint.path.replace(/\{\w+\}/, value));
 }
 
 /** A near-miss of a real path: a trailing slash, another case, a doubled slash, an extra segment. */
 function nearMiss(path: string): fc.Arbitrary<string> {
-  return fc.constantFrom(
+  return oneOfValues(
     `${path}/`,
     path.toUpperCase(),
     path.replace('/v1/', '/v1//'),
@@ -162,14 +162,14 @@ function nearMiss(path: string): fc.Arbitrary<string> {
 
 function queryPair(names: string[]): fc.Arbitrary<string> {
   const name = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(...names, 'limit', 'starting_after') },
-    { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'a[]', 'limit[]', 'limit[0]', '', 'toString') },
+    { weight: 4, arbitrary: oneOfValues(...names, 'limit', 'starting_after') },
+    { weight: 1, arbitrary: oneOfValues('__proto__', 'constructor', 'prototype', 'a[]', 'limit[]', 'limit[0]', '', 'toString') },
     { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
   );
   const value = fc.oneof(
-    { weight: 2, arbitrary: fc.constantFrom('1', '100', '0', '101', '-1', '1e2', '0x10', '25', '', 'ci_pickup', 'draft', 'open') },
+    { weight: 2, arbitrary: oneOfValues('1', '100', '0', '101', '-1', '1e2', '0x10', '25', '', 'ci_pickup', 'draft', 'open') },
     { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
-    { weight: 1, arbitrary: fc.constantFrom('%E0%A4%A', '%C3%28', '%FF', '%', '%00', '%0d%0a') },
+    { weight: 1, arbitrary: oneOfValues('%E0%A4%A', '%C3%28', '%FF', '%', '%00', '%0d%0a') },
   );
   return fc
     .tuple(name, value, fc.boolean())
@@ -182,7 +182,7 @@ export function queryArbitrary(endpoint: Endpoint | undefined): fc.Arbitrary<str
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant('') },
     { weight: 3, arbitrary: fc.array(queryPair(names), { minLength: 1, maxLength: 4 }).map((pairs) => `?${pairs.join('&')}`) },
-    { weight: 1, arbitrary: fc.constantFrom('?', '?&', '?=', '?limit', '?limit=1&limit=2', '?a[]=1&a[]=2', '?%', '?%E0%A4%A=1') },
+    { weight: 1, arbitrary: oneOfValues('?', '?&', '?=', '?limit', '?limit=1&limit=2', '?a[]=1&a[]=2', '?%', '?%E0%A4%A=1') },
   );
 }
 
@@ -191,7 +191,7 @@ export function schemaBody(endpoint: Endpoint, samples: Samples): fc.Arbitrary<J
   if (endpoint.body === undefined) return fc.constant({});
   const generated = arbitraryOf(jsonSchemaOf(endpoint.body), samples.hints);
   const known = samples.validBodies[endpoint.operationId] ?? [];
-  const valid = known.length > 0 ? fc.constantFrom(...known) : generated;
+  const valid = known.length > 0 ? oneOfValues(...known) : generated;
   return fc.oneof(
     { weight: 2, arbitrary: valid },
     { weight: 2, arbitrary: mutated(valid) },
@@ -202,7 +202,7 @@ export function schemaBody(endpoint: Endpoint, samples: Samples): fc.Arbitrary<J
 
 /** Bodies that are not the JSON object a write takes, or that push the parser's limits. */
 export const RAW_BODIES: fc.Arbitrary<string | Uint8Array<ArrayBuffer>> = fc.oneof(
-  fc.constantFrom(
+  oneOfValues(
     '',
     '{',
     '{"a":',
@@ -226,19 +226,19 @@ export const RAW_BODIES: fc.Arbitrary<string | Uint8Array<ArrayBuffer>> = fc.one
   fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
   fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
   fc.integer({ min: 1, max: 3000 }).map((depth) => `{"metadata":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`),
-  fc.constantFrom(
+  oneOfValues(
     new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
     new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
     new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]),
     new Uint8Array([0xc0, 0xaf]),
   ),
   fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)),
-  fc.constantFrom(...TRICKY_VALUES).map((value) => JSON.stringify({ name: value, metadata: { k: value } })),
+  oneOfValues(...TRICKY_VALUES).map((value) => JSON.stringify({ name: value, metadata: { k: value } })),
 );
 
 /** A well-formed request to a real route: its method, a real or odd ID, a query, a schema body. */
 export function routeRequest(endpoints: readonly Endpoint[], samples: Samples): fc.Arbitrary<FuzzRequest> {
-  return fc.constantFrom(...endpoints).chain((endpoint) =>
+  return oneOfValues(...endpoints).chain((endpoint) =>
     fc
       .record(
         {
@@ -261,25 +261,25 @@ export function routeRequest(endpoints: readonly Endpoint[], samples: Samples): 
 
 /** Anything: near-miss and odd paths, every method, odd queries and headers, raw bodies. */
 export function oddRequest(endpoints: readonly Endpoint[], samples: Samples): fc.Arbitrary<FuzzRequest> {
-  const path = fc.constantFrom(...endpoints).chain((endpoint) =>
+  const path = oneOfValues(...endpoints).chain((endpoint) =>
     fc.oneof(
       { weight: 2, arbitrary: pathOf(endpoint, samples) },
       { weight: 2, arbitrary: pathOf(endpoint, samples).chain(nearMiss) },
       {
         weight: 1,
         arbitrary: fc
-          .array(fc.oneof(fc.constantFrom(...ODD_SEGMENTS), fc.webSegment()), { minLength: 1, maxLength: 4 })
+          .array(fc.oneof(oneOfValues(...ODD_SEGMENTS), fc.webSegment()), { minLength: 1, maxLength: 4 })
           .map((segments) => `/v1/${segments.join('/')}`),
       },
-      { weight: 1, arbitrary: fc.constantFrom('/', '/v1', '/v1/', '/health', '/docs', '/openapi.json', '//v1/jobs', '/%2e%2e/v1/jobs') },
+      { weight: 1, arbitrary: oneOfValues('/', '/v1', '/v1/', '/health', '/docs', '/openapi.json', '//v1/jobs', '/%2e%2e/v1/jobs') },
     ),
   );
   return fc
     .record(
       {
-        method: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE') }, fc.constantFrom(...METHODS)),
+        method: fc.oneof({ weight: 3, arbitrary: oneOfValues('GET', 'POST', 'PATCH', 'DELETE') }, oneOfValues(...METHODS)),
         path,
-        query: fc.oneof(queryArbitrary(undefined), fc.constantFrom(...endpoints).chain(queryArbitrary)),
+        query: fc.oneof(queryArbitrary(undefined), oneOfValues(...endpoints).chain(queryArbitrary)),
         headers: headersArbitrary(true),
         body: fc.option(RAW_BODIES, { freq: 2 }),
       },
@@ -298,7 +298,7 @@ export function oddRequest(endpoints: readonly Endpoint[], samples: Samples): fc
 /** Raw bodies, valid keys and content types, on the write endpoints: the body parser under fire. */
 export function rawBodyRequest(endpoints: readonly Endpoint[], samples: Samples): fc.Arbitrary<FuzzRequest> {
   const writes = endpoints.filter((endpoint) => endpoint.body !== undefined);
-  return fc.constantFrom(...writes).chain((endpoint) =>
+  return oneOfValues(...writes).chain((endpoint) =>
     fc
       .record(
         {
