@@ -16,14 +16,16 @@ export const ERROR_CODES = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
-export type ErrorStatus = (typeof ERROR_CODES)[ErrorCode]['status'] | 413;
+export type ErrorStatus = (typeof ERROR_CODES)[ErrorCode]['status'] | HttpLayerStatus;
+/** Statuses of the HTTP layer rather than the code table: 413 (body over 1 MiB); on Node, 408 and 431. */
+export type HttpLayerStatus = 408 | 413 | 431;
 
 export interface ApiErrorOptions {
   message: string;
   /** The field at fault: a dotted body path, a query parameter or a header name. */
   param?: string;
-  /** Only for the one status the code table cannot give: 413 for a body over 1 MiB. */
-  status?: 413;
+  /** Only for statuses the code table cannot give: 413 for a body over 1 MiB, 408/431 from Node's parser. */
+  status?: HttpLayerStatus;
   headers?: Record<string, string>;
 }
 

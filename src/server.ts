@@ -1,12 +1,11 @@
 // The Node entry: `npm start`. Reads configuration from the environment and CLI flags (the
 // same names as SANDBOX.md's "Configuration"), builds the app and listens on loopback.
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { parseArgs } from 'node:util';
-import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { readConfig } from './config.js';
 import { nodeDocsAssets } from './docs/node-assets.js';
+import { socketAddress, startNodeServer } from './node-server.js';
 
 export const DEFAULT_PORT = 8787;
 
@@ -50,22 +49,14 @@ function main(): void {
     throw new Error(`PORT must be a port number, not ${flags.port ?? process.env.PORT}`);
   const hostname = flags.host ?? process.env.HOST ?? '127.0.0.1';
 
-  const app = createApp(config, {
-    clientAddress: (c) => (c.env as { incoming?: IncomingMessage }).incoming?.socket.remoteAddress ?? 'unknown',
-    docsAssets: nodeDocsAssets(),
-  });
+  const app = createApp(config, { clientAddress: socketAddress, docsAssets: nodeDocsAssets() });
 
-  const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
+  // Headers within 10 s, a whole request within 30 s, swept every second (src/node-server.ts).
+  const server = startNodeServer(app.fetch, { port, hostname }, (info) => {
     const rate = config.rateLimit === null ? 'off' : `${config.rateLimit}/s`;
     console.log(`Waste Operations API sandbox on http://${hostname}:${info.port} (seed ${config.seed}, rate limit ${rate})`);
     console.log(`Try: curl -H 'Authorization: Bearer svc_test_sandbox_public' 'http://${hostname}:${info.port}/v1/jobs?limit=2'`);
   });
-  // A client that sends its headers or body too slowly is cut off instead of holding a socket
-  // (Node's defaults are 60 s and 300 s; no sandbox request needs more than a few seconds).
-  if ('requestTimeout' in server) {
-    server.headersTimeout = 10_000;
-    server.requestTimeout = 30_000;
-  }
   const stop = () => server.close(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

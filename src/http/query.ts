@@ -12,7 +12,11 @@ export function readQuery(url: string): Record<string, string> | null {
   const search = new URLSearchParams(url.slice(mark + 1));
   for (const [name, value] of search) {
     if (Object.hasOwn(query, name)) {
-      throw new ApiError('parameter_invalid', { param: name, message: `${name} was given more than once.` });
+      // A parameter with an empty name has no name to give as param.
+      throw new ApiError('parameter_invalid', {
+        ...(name === '' ? {} : { param: name }),
+        message: `${name === '' ? 'A parameter with an empty name' : name} was given more than once.`,
+      });
     }
     // defineProperty, not assignment: a parameter named __proto__ stays a plain key.
     Object.defineProperty(query, name, { value, enumerable: true, writable: true, configurable: true });

@@ -38,6 +38,13 @@ export function issueToError(issues: readonly z.core.$ZodIssue[], input: unknown
     const key = issue.keys[0] as string;
     const param = formatParam([...issue.path, key]);
     const readonly = issue.path.length === 0 && context.readonlyFields?.includes(key);
+    // A field named "" has no name to give as param: say so in the message instead.
+    if (key === '') {
+      return new ApiError('parameter_invalid', {
+        ...(issue.path.length > 0 ? { param: formatParam(issue.path) } : {}),
+        message: `Received a parameter with an empty name${issue.path.length > 0 ? ` in ${formatParam(issue.path)}` : ''}.`,
+      });
+    }
     return new ApiError('parameter_invalid', {
       param,
       message: readonly ? `${param} cannot be changed by this endpoint.` : `Received unknown parameter: ${param}.`,

@@ -17,6 +17,15 @@ export interface MemoryStoreLimits {
 }
 
 /**
+ * Bounds of the Node store. Bytes are counted as UTF-16 (twice the characters) for keys,
+ * fingerprints (which hold the request body) and stored response bodies, an overestimate for
+ * the ASCII they mostly are; 8 MiB keeps a flood of distinct keys with the largest bodies a
+ * write accepts within the sandbox's 64 MiB memory ceiling (README, "Memory bounds").
+ */
+export const IDEMPOTENCY_MAX_ENTRIES = 10_000;
+export const IDEMPOTENCY_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
  * The Node store: a Map in insertion order, so the oldest entry is always first and eviction is
  * O(1). Bounded by count and by bytes however many distinct keys arrive; entries expire after
  * 24 hours. Losing an old entry early only means a very late retry runs again, which is safe in a
@@ -31,8 +40,8 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   #bytes = 0;
 
   constructor(limits: MemoryStoreLimits = {}) {
-    this.#maxEntries = limits.maxEntries ?? 10_000;
-    this.#maxBytes = limits.maxBytes ?? 32 * 1024 * 1024;
+    this.#maxEntries = limits.maxEntries ?? IDEMPOTENCY_MAX_ENTRIES;
+    this.#maxBytes = limits.maxBytes ?? IDEMPOTENCY_MAX_BYTES;
     this.#ttlMs = limits.ttlMs ?? IDEMPOTENCY_TTL_MS;
     this.#now = limits.now ?? Date.now;
   }

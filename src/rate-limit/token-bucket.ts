@@ -5,6 +5,9 @@ interface Bucket {
   updatedAt: number;
 }
 
+/** Every bucket holds `perSecond` tokens at most and refills `perSecond` a second. */
+const FULL_AGAIN_MS = 1000;
+
 export interface TokenBucketOptions {
   /** Refill rate and burst size: `perSecond` requests, refilled continuously. */
   perSecond: number;
@@ -12,6 +15,12 @@ export interface TokenBucketOptions {
   maxBuckets?: number;
   now?: () => number;
 }
+
+/**
+ * Most buckets kept: each holds up to ~700 bytes (a presented key of up to 300 characters and an
+ * address), so 20,000 stay under 14 MiB however many distinct keys a flood presents.
+ */
+export const MAX_BUCKETS = 20_000;
 
 /**
  * The Node limiter: a token bucket per key and client address, in a Map kept in
@@ -26,7 +35,7 @@ export class TokenBucketLimiter implements RateLimiter {
 
   constructor(options: TokenBucketOptions) {
     this.#perSecond = options.perSecond;
-    this.#maxBuckets = options.maxBuckets ?? 50_000;
+    this.#maxBuckets = options.maxBuckets ?? MAX_BUCKETS;
     this.#now = options.now ?? Date.now;
   }
 
@@ -36,6 +45,7 @@ export class TokenBucketLimiter implements RateLimiter {
 
   take(key: string): RateDecision {
     const now = this.#now();
+    this.#dropIdle(now);
     const bucket = this.#buckets.get(key);
     let tokens = this.#perSecond;
     if (bucket !== undefined) {
@@ -51,5 +61,17 @@ export class TokenBucketLimiter implements RateLimiter {
     }
     this.#buckets.set(key, { tokens, updatedAt: now });
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.#perSecond)) };
+  }
+
+  /**
+   * A bucket untouched for a second is full again, exactly as if it had never existed, so it is
+   * dropped at no cost to accuracy: memory falls back once a flood of callers has passed. The
+   * Map is in least-recently-used order, so idle buckets are always at its front.
+   */
+  #dropIdle(now: number): void {
+    for (const [key, bucket] of this.#buckets) {
+      if (now - bucket.updatedAt < FULL_AGAIN_MS) break;
+      this.#buckets.delete(key);
+    }
   }
 }

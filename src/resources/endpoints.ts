@@ -22,10 +22,11 @@ export type Collection =
   | 'events';
 
 /**
- * One cache of built pages for every list, so the whole stays within 8 MiB however many
- * distinct queries arrive (a Workers isolate has 128 MB in all).
+ * One cache of built pages for every list, so the whole stays within 4 MiB and 2,048 pages
+ * however many distinct queries arrive (a Workers isolate has 128 MB in all); a page is rebuilt
+ * 30 seconds after it was built, so a flood of distinct queries leaves nothing behind.
  */
-const pages = new PageCache(8 * 1024 * 1024);
+const pages = new PageCache(4 * 1024 * 1024, { maxEntries: 2048, maxAgeMs: 30_000 });
 
 type RecordOf<C extends Collection> = AccountStore[C] extends ResourceIndex<infer T> ? T : never;
 

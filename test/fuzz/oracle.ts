@@ -1,0 +1,125 @@
+// What every answer of the sandbox must be, whatever was sent (issue "Impossible to crash"): a
+// success that validates against its endpoint's schema, or an error in the reference's shape
+// with a known code, the status and type of that code, a non-empty param when there is one and
+// the Request-Id of the response; never a 5xx unless one was simulated; only known headers, with
+// values that cannot carry what the client sent.
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../../src/errors.js';
+import type { Endpoint } from '../../src/http/endpoint.js';
+import { ENDPOINTS } from '../../src/resources/index.js';
+
+const REQUEST_ID = /^req_[0-9A-Za-z]{24}$/;
+const METHODS = /^(GET|POST|PATCH|DELETE)(, (GET|POST|PATCH|DELETE))*$/;
+
+/** Every header the sandbox may answer with, and what its value may be. */
+const HEADER_VALUES: Record<string, RegExp> = {
+  'content-type': /^application\/json$/,
+  'ratelimit-policy': /^\d+;w=1$/,
+  'request-id': REQUEST_ID,
+  'retry-after': /^\d+$/,
+  allow: METHODS,
+  'idempotent-replayed': /^true$/,
+  'access-control-allow-origin': /^\*$/,
+  'access-control-expose-headers': /^[A-Za-z-]+(, [A-Za-z-]+)*$/,
+  'access-control-allow-methods': METHODS,
+  'access-control-allow-headers': /^[A-Za-z-]+(, [A-Za-z-]+)*$/,
+  'access-control-max-age': /^\d+$/,
+};
+
+const ErrorBody = z.strictObject({
+  error: z.strictObject({
+    type: z.string(),
+    code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string().min(1),
+    param: z.string().min(1, 'param must never be empty').optional(),
+    doc_url: z.string(),
+    request_id: z.string().regex(REQUEST_ID),
+  }),
+});
+
+const ROUTES = ENDPOINTS.map((endpoint) => ({
+  endpoint,
+  regex: new RegExp(`^${endpoint.path.replace(/\{\w+\}/g, '[^/]+')}$`),
+}));
+
+/** The endpoint a method and path reach, if any (HEAD is answered by GET). */
+export function routeOf(method: string, pathname: string): Endpoint | undefined {
+  let path = pathname;
+  try {
+    path = decodeURI(pathname);
+  } catch {
+    // Not decodable: matched as sent.
+  }
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  return ROUTES.find((route) => route.endpoint.method === wanted && route.regex.test(path))?.endpoint;
+}
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  simulate?: string | undefined;
+}
+
+/** Everything wrong with one answer; empty when it is right. */
+export function problemsOf(request: SentRequest, response: Response, text: string): string[] {
+  const problems: string[] = [];
+  const headers = [...response.headers];
+  for (const [name, value] of headers) {
+    const rule = HEADER_VALUES[name];
+    if (rule === undefined) problems.push(`unexpected header ${name}: ${value}`);
+    else if (!rule.test(value)) problems.push(`header ${name} has an unexpected value ${JSON.stringify(value)}`);
+  }
+  const requestId = response.headers.get('request-id');
+  if (requestId === null) problems.push('no Request-Id header');
+  const status = response.status;
+  const pathname = new URL(request.url, 'http://localhost').pathname;
+
+  if (status >= 200 && status < 300) {
+    if (request.method === 'OPTIONS') {
+      if (status !== 204 || text !== '') problems.push(`preflight answered ${status} with a body`);
+      return problems;
+    }
+    if (pathname === '/health') return text === '{"status":"ok"}' || request.method === 'HEAD' ? problems : [...problems, 'bad /health'];
+    const endpoint = routeOf(request.method, pathname);
+    if (endpoint === undefined) return [...problems, `a ${status} for ${request.method} ${pathname}, which is no route`];
+    if (status !== endpoint.success.status) problems.push(`${endpoint.operationId} answered ${status}, not ${endpoint.success.status}`);
+    if (request.method === 'HEAD') return problems;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return [...problems, `success body is not JSON: ${text.slice(0, 200)}`];
+    }
+    const parsed = endpoint.success.schema.safeParse(json);
+    if (!parsed.success) problems.push(`${endpoint.operationId} answered a body outside its schema: ${z.prettifyError(parsed.error)}`);
+    return problems;
+  }
+
+  if (request.method === 'HEAD') {
+    // No body to read: the status alone must be an error status of the table.
+    if (status >= 500 && !(status === 500 && request.simulate?.trim() === 'api_error')) problems.push(`HEAD answered ${status}`);
+    return problems;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return [...problems, `error body is not JSON (status ${status}): ${text.slice(0, 200)}`];
+  }
+  const parsed = ErrorBody.safeParse(json);
+  if (!parsed.success)
+    return [...problems, `error body outside the reference's shape: ${z.prettifyError(parsed.error)} in ${text.slice(0, 300)}`];
+  const error = parsed.data.error;
+  const expected = ERROR_CODES[error.code];
+  if (error.type !== expected.type) problems.push(`code ${error.code} has type ${error.type}, not ${expected.type}`);
+  const statusFits = status === expected.status || (error.code === 'parameter_invalid' && status === 413);
+  if (!statusFits) problems.push(`code ${error.code} answered with status ${status}`);
+  if (!error.doc_url.endsWith(`/docs/errors#${error.code}`)) problems.push(`doc_url ${error.doc_url} does not name ${error.code}`);
+  if (error.request_id !== requestId) problems.push(`request_id ${error.request_id} is not the Request-Id header ${requestId}`);
+  if (status >= 500 && !(error.code === 'api_error' && request.simulate?.trim() === 'api_error')) {
+    problems.push(`a ${status} that was not simulated: ${error.message}`);
+  }
+  if (status === 405 && response.headers.get('allow') === null) problems.push('405 without Allow');
+  if (status === 429 && response.headers.get('retry-after') === null) problems.push('429 without Retry-After');
+  return problems;
+}
