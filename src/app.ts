@@ -12,6 +12,7 @@ import { ApiError, errorBody } from './errors.js';
 import { authenticate, requireScope } from './http/auth.js';
 import { readJsonObject } from './http/body.js';
 import type { Endpoint, Reply } from './http/endpoint.js';
+import { didYouMean, listOf, quoted } from './http/messages.js';
 import { PathMatcher } from './http/endpoint.js';
 import type { SandboxEnv } from './http/env.js';
 import { withIdempotency } from './http/idempotency.js';
@@ -77,7 +78,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
         respond,
         c,
         new ApiError('method_not_allowed', {
-          message: `${c.req.method} is not allowed on ${c.req.path}. Allowed: ${allowed.join(', ')}.`,
+          message: `${c.req.method} is not allowed on ${shortPath(c.req.path)}. Allowed: ${allowed.join(', ')}.`,
           headers: { Allow: allowed.join(', ') },
         }),
       );
@@ -85,7 +86,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     return errorResponse(
       respond,
       c,
-      new ApiError('resource_missing', { message: `Unrecognized request URL (${c.req.method} ${c.req.path}).` }),
+      new ApiError('resource_missing', { message: `Unrecognized request URL (${c.req.method} ${shortPath(c.req.path)}).` }),
     );
   });
 
@@ -189,7 +190,12 @@ function simulateFailure(value: string): void {
     default:
       throw new ApiError('parameter_invalid', {
         param: 'Sandbox-Simulate',
-        message: `Sandbox-Simulate must be one of ${SIMULATIONS.join(', ')}.`,
+        message: `Invalid Sandbox-Simulate: must be one of ${listOf(SIMULATIONS)}; received ${quoted(value)}.${didYouMean(value.trim(), SIMULATIONS)}`,
       });
   }
+}
+
+/** A path as an error message repeats it: whole up to 200 characters (a URL may be 16 KiB). */
+function shortPath(path: string): string {
+  return path.length <= 200 ? path : `${path.slice(0, 200)}…`;
 }

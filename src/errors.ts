@@ -1,5 +1,7 @@
 // Every error the sandbox answers is made here: one code table, one class handlers throw,
 // one function that writes the reference's error body (reference, "Errors"; SANDBOX.md, "Errors").
+import { quoted } from './http/messages.js';
+import { type ObjectType, objectWords } from './schemas/common.js';
 
 export const ERROR_CODES = {
   parameter_missing: { status: 400, type: 'invalid_request_error' },
@@ -64,8 +66,10 @@ export function errorBody(error: ApiError, requestId: string): string {
 }
 
 /** Shorthands for the errors most handlers throw. */
-export function resourceMissing(object: string, id: string, param = 'id'): ApiError {
-  return new ApiError('resource_missing', { message: `No such ${object}: '${id}'`, param });
+export function resourceMissing(object: ObjectType, id: string, param = 'id'): ApiError {
+  const words = objectWords(object);
+  const where = param === 'id' ? '' : `; ${param} must name a ${words} of the account your API key opens`;
+  return new ApiError('resource_missing', { message: `No such ${words}: ${quoted(id)}${where}.`, param });
 }
 
 export function stateInvalid(message: string): ApiError {

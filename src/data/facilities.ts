@@ -7,3 +7,6 @@ const BY_EPA_ID: ReadonlyMap<string, Facility> = new Map(FACILITIES.map((facilit
 export function facilityByEpaId(epaId: string): Facility | undefined {
   return BY_EPA_ID.get(epaId);
 }
+
+/** Every EPA ID of the directory, in its order: for messages that list or suggest them. */
+export const FACILITY_EPA_IDS: readonly string[] = [...BY_EPA_ID.keys()];

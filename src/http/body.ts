@@ -1,6 +1,7 @@
 // Reading a request body as the JSON object every write takes (SANDBOX.md, "Errors"): a POST
 // without a body is an empty object; anything but a JSON object is a clear 400, never a 500.
 import { ApiError } from '../errors.js';
+import { quoted } from './messages.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** No request of the reference nests deeper than 3; 32 leaves room and keeps recursion safe. */
@@ -66,7 +67,7 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   if (contentType === null || !isJsonContentType(contentType)) {
     throw new ApiError('parameter_invalid', {
       param: 'Content-Type',
-      message: `Request bodies must be JSON with Content-Type: application/json${contentType ? `, not ${contentType}` : ''}.`,
+      message: `Request bodies must be JSON sent with Content-Type: application/json; received ${contentType ? `Content-Type: ${quoted(contentType)}` : 'no Content-Type'}.`,
     });
   }
   let text: string;

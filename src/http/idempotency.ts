@@ -21,7 +21,7 @@ export async function withIdempotency(
   if (idempotencyKey.length === 0 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX) {
     throw new ApiError('parameter_invalid', {
       param: 'Idempotency-Key',
-      message: `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters long.`,
+      message: `Invalid Idempotency-Key: must be 1 to ${IDEMPOTENCY_KEY_MAX} characters long, such as a UUID; received ${idempotencyKey.length === 0 ? 'an empty value' : `${idempotencyKey.length} characters`}.`,
     });
   }
   // Keys are scoped per API key: two integrators never see each other's results.

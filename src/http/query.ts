@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import { quoted, shownName } from './messages.js';
 
 /**
  * The query string as a plain object of single values. A parameter given twice is a 400: the
@@ -15,7 +16,7 @@ export function readQuery(url: string): Record<string, string> | null {
       // A parameter with an empty name has no name to give as param.
       throw new ApiError('parameter_invalid', {
         ...(name === '' ? {} : { param: name }),
-        message: `${name === '' ? 'A parameter with an empty name' : name} was given more than once.`,
+        message: `${name === '' ? 'A parameter with an empty name' : shownName(name)} must be given once; received it more than once (${quoted(query[name] as string)} and ${quoted(value)}).`,
       });
     }
     // defineProperty, not assignment: a parameter named __proto__ stays a plain key.

@@ -1,7 +1,9 @@
 // The one hook between zod and the error shape: every validation failure, query or body, is
-// turned into a 400 here, with `param` as the dotted path of SANDBOX.md ("Errors").
+// turned into a 400 here, with `param` as the dotted path of SANDBOX.md ("Errors") and a
+// message worded by ./messages.ts.
 import type { z } from 'zod';
 import { ApiError } from '../errors.js';
+import { choicesOf, didYouMean, expectation, receivedOf, shownName } from './messages.js';
 
 type PathSegment = PropertyKey;
 
@@ -15,14 +17,43 @@ export function formatParam(path: readonly PathSegment[]): string {
   return text;
 }
 
-function hasPath(input: unknown, path: readonly PathSegment[]): boolean {
+/** The value at a path of what was sent, and whether it is there at all. */
+function valueAt(input: unknown, path: readonly PathSegment[]): { found: boolean; value: unknown } {
   let value: unknown = input;
   for (const segment of path) {
-    if (value === null || typeof value !== 'object') return false;
-    if (!Object.hasOwn(value, segment)) return false;
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return { found: false, value: undefined };
     value = (value as Record<PropertyKey, unknown>)[segment];
   }
-  return true;
+  return { found: true, value };
+}
+
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, unknown>;
+  innerType?: { _zod: { def: SchemaDef } };
+  in?: { _zod: { def: SchemaDef } };
+  element?: { _zod: { def: SchemaDef } };
+}
+
+/** The field names the schema takes at a path, for "Did you mean …?" on an unknown one. */
+function knownKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
+  let def = (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+  let rest = [...path];
+  for (let steps = 0; steps < 64; steps++) {
+    const inner = def.innerType ?? def.in;
+    if (inner !== undefined) def = inner._zod.def;
+    else if (rest.length === 0) return def.type === 'object' && def.shape ? Object.keys(def.shape) : [];
+    else if (def.type === 'object' && def.shape) {
+      const next = def.shape[String(rest[0])] as { _zod: { def: SchemaDef } } | undefined;
+      if (next === undefined) return [];
+      def = next._zod.def;
+      rest = rest.slice(1);
+    } else if (def.type === 'array' && def.element && typeof rest[0] === 'number') {
+      def = def.element._zod.def;
+      rest = rest.slice(1);
+    } else return [];
+  }
+  return [];
 }
 
 export interface ValidationContext {
@@ -30,38 +61,57 @@ export interface ValidationContext {
   readonlyFields?: readonly string[];
 }
 
-/** The first issue that matters, turned into an ApiError: unknown fields first, as Stripe does. */
-export function issueToError(issues: readonly z.core.$ZodIssue[], input: unknown, context: ValidationContext = {}): ApiError {
+/** A union's first branch's first issue, at its full path: the clearest thing to say about it. */
+function innermost(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union') return issue;
+  const first = issue.errors[0]?.[0];
+  return first === undefined ? issue : innermost({ ...first, path: [...issue.path, ...first.path] });
+}
+
+/**
+ * The first issue that matters, turned into an ApiError: unknown fields first, as Stripe does.
+ * Messages are worded by src/http/messages.ts, never by the validation library.
+ */
+export function issueToError(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  context: ValidationContext = {},
+  schema?: z.ZodType,
+): ApiError {
   const unknown = issues.find((issue) => issue.code === 'unrecognized_keys');
-  const issue = unknown ?? (issues[0] as z.core.$ZodIssue);
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] as string;
-    const param = formatParam([...issue.path, key]);
-    const readonly = issue.path.length === 0 && context.readonlyFields?.includes(key);
-    // A field named "" has no name to give as param: say so in the message instead.
+  if (unknown?.code === 'unrecognized_keys') {
+    const key = unknown.keys[0] as string;
+    const where = formatParam(unknown.path);
+    // A field named "" has no name to give as param: name its object, or say so in the message.
     if (key === '') {
       return new ApiError('parameter_invalid', {
-        ...(issue.path.length > 0 ? { param: formatParam(issue.path) } : {}),
-        message: `Received a parameter with an empty name${issue.path.length > 0 ? ` in ${formatParam(issue.path)}` : ''}.`,
+        ...(where === '' ? {} : { param: where }),
+        message: `Received a parameter with an empty name${where === '' ? '' : ` in ${where}`}; every parameter needs a name.`,
       });
     }
+    const param = formatParam([...unknown.path, key]);
+    if (unknown.path.length === 0 && context.readonlyFields?.includes(key)) {
+      return new ApiError('parameter_invalid', { param, message: `${param} cannot be changed by this endpoint.` });
+    }
+    const known = schema === undefined ? undefined : knownKeysAt(schema, unknown.path);
     return new ApiError('parameter_invalid', {
       param,
-      message: readonly ? `${param} cannot be changed by this endpoint.` : `Received unknown parameter: ${param}.`,
+      message: `Received unknown parameter: ${shownName(param)}.${didYouMean(key, known)}`,
     });
   }
+  const issue = innermost(issues[0] as z.core.$ZodIssue);
   const param = formatParam(issue.path);
-  if (issue.path.length > 0 && !hasPath(input, issue.path)) {
+  const sent = valueAt(input, issue.path);
+  if (issue.path.length > 0 && !sent.found) {
     return new ApiError('parameter_missing', { param, message: `Missing required param: ${param}.` });
   }
-  if (issue.path.length === 0) {
-    return new ApiError('parameter_invalid', { message: `Invalid request: ${issue.message}.` });
-  }
-  return new ApiError('parameter_invalid', { param, message: `Invalid ${param}: ${issue.message}.` });
+  const words = `${expectation(issue, sent.value)}; received ${receivedOf(issue, sent.value)}.${didYouMean(sent.value, choicesOf(issue))}`;
+  if (param === '') return new ApiError('parameter_invalid', { message: `Invalid request: the body ${words}` });
+  return new ApiError('parameter_invalid', { param, message: `Invalid ${shownName(param)}: ${words}` });
 }
 
 export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, context?: ValidationContext): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw issueToError(result.error.issues, input, context);
+  throw issueToError(result.error.issues, input, context, schema);
 }

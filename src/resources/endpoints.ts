@@ -6,7 +6,8 @@ import { PageCache } from '../data/page-cache.js';
 import type { AccountStore, ResourceIndex } from '../data/store.js';
 import { ApiError, resourceMissing } from '../errors.js';
 import { defineEndpoint, type Endpoint } from '../http/endpoint.js';
-import { ID_PREFIXES, listSchema, type ObjectType } from '../schemas/common.js';
+import { quoted } from '../http/messages.js';
+import { ID_PREFIXES, listSchema, type ObjectType, objectWords } from '../schemas/common.js';
 import { listQuery, PAGE_SIZE_DEFAULT } from '../schemas/query.js';
 
 /** The account indexes that can be listed, by the name of the collection. */
@@ -66,7 +67,7 @@ export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec
       if (startingAfter !== undefined && !index.has(startingAfter)) {
         throw new ApiError('parameter_invalid', {
           param: 'starting_after',
-          message: `starting_after must be the ID of a ${spec.object} in this account (${ID_PREFIXES[spec.object]}_…); pass the previous page's next_cursor.`,
+          message: `Invalid starting_after: must be the ID of a ${objectWords(spec.object)} of this account (${ID_PREFIXES[spec.object]}_…), such as the previous page's next_cursor; received ${quoted(startingAfter)}.`,
         });
       }
       // The parsed query in schema order names the page: `limit=100` and `limit=0100` share it.

@@ -17,15 +17,26 @@ export const ID_PREFIXES = {
 
 export type ObjectType = keyof typeof ID_PREFIXES;
 
-/** IDs are `<prefix>_` followed by 14 base-62 characters, e.g. `job_4fK2q9XhT0aLmC`. */
+/** IDs the sandbox makes are `<prefix>_` and 14 base-62 characters, e.g. `job_4fK2q9XhT0aLmC`. */
 export const ID_BODY_LENGTH = 14;
 
+/** The object an ID prefix names, in words: "cli_" → "client", "prof_" → "waste profile". */
+export function objectWords(object: ObjectType): string {
+  return object.replace('_', ' ');
+}
+
+/**
+ * An ID as the reference defines it: its prefix alone (reference, "Conventions"; SANDBOX.md,
+ * "Validation decisions"). Any string with the prefix is an ID to look up, so an ID of another
+ * length or alphabet is a 404 from the lookup, never a 400 from here; only a wrong prefix is.
+ */
 export function idSchema(object: ObjectType) {
-  const prefix = ID_PREFIXES[object];
+  const prefix = `${ID_PREFIXES[object]}_`;
+  const rule = `must be the ID of a ${objectWords(object)}, which begins with ${prefix}`;
   return z
-    .string()
-    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{${ID_BODY_LENGTH}}$`))
-    .openapi({ example: `${prefix}_00000000000000`, description: `ID with prefix ${prefix}_` });
+    .string({ error: rule })
+    .startsWith(prefix, { error: rule })
+    .openapi({ example: `${prefix}00000000000000`, description: `ID with prefix ${prefix}`, pattern: `^${prefix}` });
 }
 
 /** ISO 8601 in UTC to the second, as every timestamp of the reference (`2025-06-02T15:04:05Z`). */

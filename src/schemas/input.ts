@@ -1,14 +1,12 @@
 // Pieces of request bodies shared by the write endpoints (SANDBOX.md, "Validation decisions").
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../errors.js';
+import { quoted } from '../http/messages.js';
 import { METADATA_KEY_MAX, METADATA_MAX_PAIRS, METADATA_VALUE_MAX } from './common.js';
 
-/** A required text field: present, a string, not blank. */
-export function text(max = 500) {
-  return z
-    .string()
-    .refine((value) => value.trim().length > 0, 'must not be empty')
-    .refine((value) => value.length <= max, `must be at most ${max} characters`);
+/** A required text field: present, a string, not blank. No length limit: the reference sets none. */
+export function text() {
+  return z.string().refine((value) => value.trim().length > 0, 'must not be empty or only spaces');
 }
 
 /** Metadata as sent: pairs in the order given; `null` values only where a PATCH may remove keys. */
@@ -28,12 +26,23 @@ function metadataInput(allowNull: boolean) {
       }
       const pairs = Object.entries(value);
       if (pairs.length > METADATA_MAX_PAIRS) {
-        ctx.addIssue({ code: 'custom', message: `must have at most ${METADATA_MAX_PAIRS} key-value pairs` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `must have at most ${METADATA_MAX_PAIRS} key-value pairs`,
+          params: { received: `${pairs.length} pairs` },
+        });
         return z.NEVER;
       }
       for (const [key, item] of pairs) {
         if (key.length < 1 || key.length > METADATA_KEY_MAX) {
-          ctx.addIssue({ code: 'custom', path: [key], message: `keys must be 1 to ${METADATA_KEY_MAX} characters` });
+          // An empty or very long key is reported on metadata itself: a param of "metadata." or
+          // of a 10,000-character key would help nobody.
+          ctx.addIssue({
+            code: 'custom',
+            path: key === '' || key.length > 100 ? [] : [key],
+            message: `must have keys of 1 to ${METADATA_KEY_MAX} characters`,
+            params: { received: key === '' ? 'a key that is an empty string' : `the key ${quoted(key)} (${key.length} characters)` },
+          });
         } else if (item === null && allowNull) {
         } else if (typeof item !== 'string') {
           ctx.addIssue({
@@ -42,7 +51,7 @@ function metadataInput(allowNull: boolean) {
             message: allowNull ? 'must be a string, or null to remove the key' : 'must be a string',
           });
         } else if (item.length > METADATA_VALUE_MAX) {
-          ctx.addIssue({ code: 'custom', path: [key], message: `values must be at most ${METADATA_VALUE_MAX} characters` });
+          ctx.addIssue({ code: 'custom', path: [key], message: `must be at most ${METADATA_VALUE_MAX} characters` });
         }
       }
       return pairs as MetadataPairs;
@@ -76,7 +85,7 @@ export function mergeMetadata(current: Readonly<Record<string, string>>, pairs: 
   if (Object.keys(merged).length > METADATA_MAX_PAIRS) {
     throw new ApiError('parameter_invalid', {
       param: 'metadata',
-      message: `Invalid metadata: the record would have more than ${METADATA_MAX_PAIRS} key-value pairs.`,
+      message: `Invalid metadata: must have at most ${METADATA_MAX_PAIRS} key-value pairs once merged with the record's own; the result would have ${Object.keys(merged).length}.`,
     });
   }
   return merged;

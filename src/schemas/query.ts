@@ -16,13 +16,13 @@ export const Limit = z
   .pipe(z.int().min(1, `must be an integer from 1 to ${PAGE_SIZE_MAX}`).max(PAGE_SIZE_MAX, `must be an integer from 1 to ${PAGE_SIZE_MAX}`))
   .openapi({ param: { name: 'limit', in: 'query' }, type: 'integer', minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT });
 
-/** An ID filter: a well-formed ID of the type; an unknown one simply matches nothing. */
+/** An ID filter: any ID with the type's prefix; one not in the account simply matches nothing. */
 export function idFilter(object: ObjectType) {
   return idSchema(object).optional();
 }
 
 export function enumFilter<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional();
+  return z.enum(values).optional();
 }
 
 export const DateFilter = CalendarDate.optional();

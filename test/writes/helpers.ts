@@ -202,7 +202,9 @@ export function metadataCases(target: MetadataTarget): void {
   it.each([
     ['21 pairs', metadataPairs(21), 'metadata'],
     ['a 41-character key', { ['k'.repeat(41)]: 'x' }, `metadata.${'k'.repeat(41)}`],
-    ['an empty key', { '': 'x' }, 'metadata.'],
+    // An empty key has no name to give, a very long one none worth repeating: metadata itself.
+    ['an empty key', { '': 'x' }, 'metadata'],
+    ['a 101-character key', { ['k'.repeat(101)]: 'x' }, 'metadata'],
     ['a 501-character value', { note: 'v'.repeat(501) }, 'metadata.note'],
     ['a number value', { count: 5 }, 'metadata.count'],
     ['a boolean value', { flag: true }, 'metadata.flag'],

@@ -168,7 +168,7 @@ describe('POST /v1/jobs', () => {
   it.each([
     ['type', 'pickup'],
     ['type', 2],
-    ['client', 'cli_'],
+    ['client', 'site_0000000000000'],
     ['site', 7],
     ['scheduled_for', 20260912],
   ])('%s = %j is 400 parameter_invalid', async (field, value) => {
@@ -186,6 +186,13 @@ describe('POST /v1/jobs', () => {
     expectError(await create({ ...body, client: unknownId('cli') }), notFound('client'));
     expectError(await create({ ...body, site: unknownId('site') }), notFound('site'));
   });
+
+  it.each(['cli_', 'cli_doesnotexist0000', 'cli_x', 'cli_ü/..'])(
+    'a client ID of any length or alphabet (%j) is looked up: 404 naming the field, never a format rule',
+    async (client) => {
+      expectError(await create({ ...(await validBody()), client }), notFound('client'));
+    },
+  );
 
   it('a client or site of the other account is 404 naming the field', async () => {
     const body = await validBody();
@@ -378,7 +385,7 @@ describe('POST /v1/jobs/{id}/cancel', () => {
   it.each([
     ['reason', 5],
     ['reason', null],
-    ['reason', 'x'.repeat(501)],
+    ['reason', ['x']],
   ])('%s = %j is 400 parameter_invalid', async (field, value) => {
     const job = await jobIn('scheduled');
     expectError(await cancel(job.id, { [field]: value }), invalid(field));

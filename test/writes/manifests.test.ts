@@ -151,7 +151,7 @@ describe('POST /v1/manifests', () => {
     ['designated_facility', 'TXD00940712'],
     ['designated_facility', { name: 'Gulf Coast', epa_id: 'TXD009407121' }],
     ['designated_facility', null],
-    ['job', 'job_1'],
+    ['job', 'man_00000000000000'],
     ['job', 12],
     ['submission_type', 'Paper'],
     ['submission_type', 'hybrid'],

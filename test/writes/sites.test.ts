@@ -82,14 +82,13 @@ describe('POST /v1/sites', () => {
 
   it.each([
     ['client', 42],
-    ['client', 'cli_short'],
     ['client', 'site_00000000000000'],
     ['name', ''],
     ['name', ['North']],
     ['address', 'Houston'],
     ['address', null],
     ['access_notes', 3],
-    ['access_notes', 'x'.repeat(2001)],
+    ['access_notes', null],
   ])('%s = %j is 400 parameter_invalid', async (field, value) => {
     expectError(await create({ ...(await validBody()), [field]: value }), invalid(field));
   });

@@ -104,11 +104,11 @@ describe('POST /v1/waste_profiles', () => {
   });
 
   it.each([
-    ['client', 'cli_1'],
+    ['client', 'prof_00000000000000'],
     ['name', ''],
     ['name', 3],
     ['dot_description', 5],
-    ['dot_description', 'x'.repeat(501)],
+    ['dot_description', ['UN1993']],
   ])('%s = %j is 400 parameter_invalid', async (field, value) => {
     expectError(await create({ ...(await validBody()), [field]: value }), invalid(field));
   });

@@ -117,7 +117,6 @@ describe('POST /v1/webhook_endpoints', () => {
     ['https://example.com/hook ', /space|control/],
     ['https://exa\tmple.com/hook', /space|control/],
     ['https://example.com/ho\nok', /space|control/],
-    [`https://example.com/${'a'.repeat(2048)}`, /2048/],
   ])('refuses %j: 400 param url', async (url, message) => {
     expectError(await create({ url, events: ['*'] }), invalid('url', message));
   });

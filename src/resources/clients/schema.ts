@@ -22,7 +22,7 @@ export type Client = z.infer<typeof Client>;
 
 export const CreateClientBody = z
   .strictObject({
-    name: text(200),
+    name: text(),
     kind: z.enum(CLIENT_KINDS),
     epa_id: EpaId.nullable().optional(),
     billing_email: z.email().nullable().optional(),
@@ -34,7 +34,7 @@ export const CreateClientBody = z
 
 export const UpdateClientBody = z
   .strictObject({
-    name: text(200).optional(),
+    name: text().optional(),
     billing_email: z.email().nullable().optional(),
     portal_enabled: z.boolean().optional(),
     metadata: MetadataPatch.optional(),

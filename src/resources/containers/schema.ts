@@ -24,6 +24,6 @@ export type Container = z.infer<typeof Container>;
 export const UpdateContainerBody = z
   .strictObject({
     status: z.enum(CONTAINER_STATUSES).optional(),
-    weight_lb: z.int('must be a whole number of pounds').nonnegative('must be 0 or more').max(100_000).optional(),
+    weight_lb: z.int().nonnegative('must be a whole number of pounds, 0 or more').optional(),
   })
   .openapi('UpdateContainerBody');

@@ -22,7 +22,7 @@ export const createJob = defineEndpoint({
     if (site.client !== body.client) {
       throw new ApiError('parameter_invalid', {
         param: 'site',
-        message: `Site ${site.id} belongs to client ${site.client}, not ${body.client}.`,
+        message: `Invalid site: must be a site of the job's client ${body.client}; received ${site.id}, a site of client ${site.client}.`,
       });
     }
     const scheduledFor = body.scheduled_for ?? null;

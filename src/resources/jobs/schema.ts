@@ -61,6 +61,6 @@ export const UpdateJobBody = z
 export const CancelJobBody = z
   .strictObject({
     // Shown to the crew and in the job's history; the job record has no field for it.
-    reason: z.string().max(500).optional(),
+    reason: z.string().optional(),
   })
   .openapi('CancelJobBody');

@@ -1,6 +1,7 @@
-import { facilityByEpaId } from '../../data/facilities.js';
+import { FACILITY_EPA_IDS, facilityByEpaId } from '../../data/facilities.js';
 import { ApiError, stateInvalid } from '../../errors.js';
 import { defineEndpoint, reply } from '../../http/endpoint.js';
+import { didYouMean, listOf, quoted } from '../../http/messages.js';
 import { newId, timestamp } from '../../schemas/new-records.js';
 import { findRecord } from '../endpoints.js';
 import type { JobStatus } from '../jobs/schema.js';
@@ -27,7 +28,7 @@ export const createManifest = defineEndpoint({
     if (facility === undefined) {
       throw new ApiError('parameter_invalid', {
         param: 'designated_facility',
-        message: `No receiving facility with EPA ID ${body.designated_facility} is in the facility directory.`,
+        message: `Invalid designated_facility: must be the EPA ID of a receiving facility of the sandbox's directory (${listOf(FACILITY_EPA_IDS)}); received ${quoted(body.designated_facility)}.${didYouMean(body.designated_facility, FACILITY_EPA_IDS)}`,
       });
     }
     const job = findRecord(account, 'jobs', 'job', body.job, 'job');

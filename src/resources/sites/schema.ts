@@ -22,10 +22,13 @@ export type Site = z.infer<typeof Site>;
 /** A US address as sent: state is a postal code, postal_code a ZIP or ZIP+4. */
 export const AddressInput = z
   .strictObject({
-    line1: text(200),
-    line2: z.string().max(200).nullable().optional(),
-    city: text(100),
-    state: z.string().refine((value) => US_STATE_CODES.has(value), 'must be a US state or territory postal code such as TX'),
+    line1: text(),
+    line2: z.string().nullable().optional(),
+    city: text(),
+    state: z.string().refine((value) => US_STATE_CODES.has(value), {
+      message: 'must be a US state or territory postal code such as TX',
+      params: { choices: [...US_STATE_CODES] },
+    }),
     postal_code: z.string().regex(/^\d{5}(-\d{4})?$/, 'must be a ZIP code (12345 or 12345-6789)'),
   })
   .openapi('AddressInput');
@@ -33,17 +36,17 @@ export const AddressInput = z
 export const CreateSiteBody = z
   .strictObject({
     client: idSchema('client'),
-    name: text(200),
+    name: text(),
     address: AddressInput,
-    access_notes: z.string().max(2000).optional(),
+    access_notes: z.string().optional(),
     metadata: MetadataCreate.optional(),
   })
   .openapi('CreateSiteBody');
 
 export const UpdateSiteBody = z
   .strictObject({
-    name: text(200).optional(),
-    access_notes: z.string().max(2000).optional(),
+    name: text().optional(),
+    access_notes: z.string().optional(),
     metadata: MetadataPatch.optional(),
   })
   .openapi('UpdateSiteBody');

@@ -1,7 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { isKnownWasteCode } from '../../data/waste-codes.js';
+import { isKnownWasteCode, WASTE_CODES } from '../../data/waste-codes.js';
 import { idSchema, Timestamp } from '../../schemas/common.js';
 import { text } from '../../schemas/input.js';
+
+const WASTE_CODE_LIST = [...WASTE_CODES.keys()];
 
 export const PROFILE_STATUSES = ['draft', 'submitted', 'approved', 'expired'] as const;
 
@@ -24,11 +26,13 @@ export type WasteProfile = z.infer<typeof WasteProfile>;
 /**
  * Waste codes as sent: one or more, each in the code library (fixtures/waste-codes.json), no
  * code twice. An unknown code is a 400 on `waste_codes[i]` naming it (SANDBOX.md, "Errors").
+ * No upper count: the reference sets none, and no code may repeat, so the library bounds it.
  */
 export const WasteCodesInput = z
-  .array(z.string(), { error: 'must be an array of waste codes' })
+  .array(z.string({ error: 'must be a waste code such as D001, as a string' }), {
+    error: 'must be an array of waste codes such as ["D001", "F005"]',
+  })
   .min(1, 'must list at least one waste code')
-  .max(50, 'must list at most 50 waste codes')
   .superRefine((codes, ctx) => {
     const seen = new Set<string>();
     codes.forEach((code, index) => {
@@ -36,10 +40,15 @@ export const WasteCodesInput = z
         ctx.addIssue({
           code: 'custom',
           path: [index],
-          message: `unknown waste code ${JSON.stringify(code)}; codes come from the federal RCRA D, F, K, P and U lists and the CA, TX and WA state lists`,
+          message: 'must be a waste code of the federal RCRA D, F, K, P or U lists or of the California, Texas or Washington state lists',
+          params: { choices: WASTE_CODE_LIST },
         });
       } else if (seen.has(code)) {
-        ctx.addIssue({ code: 'custom', path: [index], message: `waste code ${code} is listed twice` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [index],
+          message: `must list each waste code once; ${code} is also waste_codes[${codes.indexOf(code)}]`,
+        });
       }
       seen.add(code);
     });
@@ -49,17 +58,17 @@ export const WasteCodesInput = z
 export const CreateWasteProfileBody = z
   .strictObject({
     client: idSchema('client'),
-    name: text(200),
+    name: text(),
     waste_codes: WasteCodesInput,
-    dot_description: z.string().max(500).optional(),
+    dot_description: z.string().optional(),
   })
   .openapi('CreateWasteProfileBody');
 
 export const UpdateWasteProfileBody = z
   .strictObject({
-    name: text(200).optional(),
+    name: text().optional(),
     // Replaces the whole list (reference, PATCH /v1/waste_profiles/{id}).
     waste_codes: WasteCodesInput.optional(),
-    dot_description: z.string().max(500).optional(),
+    dot_description: z.string().optional(),
   })
   .openapi('UpdateWasteProfileBody');

@@ -23,7 +23,6 @@ export const DeletedWebhookEndpoint = z
 
 export const WebhookUrlInput = z
   .string()
-  .max(2048, 'must be at most 2048 characters')
   .superRefine((url, ctx) => {
     const problem = webhookUrlProblem(url);
     if (problem !== null) ctx.addIssue({ code: 'custom', message: `${problem} (webhook URLs are public https URLs)` });
@@ -32,18 +31,29 @@ export const WebhookUrlInput = z
 
 /** One or more known event types without duplicates, or exactly ["*"] for all. */
 export const WebhookEventsInput = z
-  .array(z.string(), { error: 'must be an array of event types' })
-  .min(1, 'must list at least one event type, or ["*"] for all')
+  .array(z.string({ error: 'must be an event type such as job.created, as a string' }), {
+    error: 'must be an array of event types such as ["job.created"], or ["*"] for all',
+  })
+  .min(1, 'must list at least one event type, or be ["*"] for all')
   .superRefine((events, ctx) => {
     const known = new Set<string>(EVENT_TYPES);
     const seen = new Set<string>();
     events.forEach((type, index) => {
       if (type === '*') {
-        if (events.length > 1) ctx.addIssue({ code: 'custom', path: [index], message: '"*" must be the only element' });
+        if (events.length > 1) ctx.addIssue({ code: 'custom', path: [index], message: 'must be the only element when it is "*"' });
       } else if (!known.has(type)) {
-        ctx.addIssue({ code: 'custom', path: [index], message: `unknown event type ${JSON.stringify(type)}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [index],
+          message: `must be one of the ${EVENT_TYPES.length} event types (${EVENT_TYPES.join(', ')}), or "*" alone`,
+          params: { choices: EVENT_TYPES },
+        });
       } else if (seen.has(type)) {
-        ctx.addIssue({ code: 'custom', path: [index], message: `event type ${type} is listed twice` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [index],
+          message: `must list each event type once; ${type} is also events[${events.indexOf(type)}]`,
+        });
       }
       seen.add(type);
     });
