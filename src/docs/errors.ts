@@ -14,8 +14,8 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     fix: 'Send the field. The operation\'s request body in <a href="/docs">the reference</a> lists what is required.',
   },
   parameter_invalid: {
-    when: 'A field or query parameter has a wrong type or a value outside what is allowed, is unknown, or cannot be changed by this endpoint; the body is not a JSON object or not sent as <code>application/json</code>; <code>limit</code> is outside 1 to 100; <code>starting_after</code> is not a record of the list; <code>Idempotency-Key</code> is longer than 255 characters. A body over 1 MiB gives this code with status 413. <code>param</code> names the field when one is at fault.',
-    fix: 'Correct the value named by <code>param</code>; the message says what is expected. Remove unknown fields.',
+    when: 'A field or query parameter has a wrong type or a value outside what is allowed, is unknown, or cannot be changed by this endpoint; an ID (body reference or filter) has the prefix of another type; the body is not a JSON object or not sent as <code>application/json</code>; <code>limit</code> is outside 1 to 100; <code>starting_after</code> is not a record of the list; <code>Idempotency-Key</code> is longer than 255 characters. A body over 1 MiB gives this code with status 413. <code>param</code> names the field when one is at fault.',
+    fix: 'Correct the value named by <code>param</code>: the message says what it takes, repeats what was sent and, when a known value is close, asks "Did you mean …?". Remove unknown fields.',
   },
   api_key_missing: {
     when: 'No <code>Authorization</code> header, or <code>Bearer</code> with nothing after it.',
@@ -30,7 +30,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     fix: 'Use a key with that scope; <code>svc_test_sandbox_public</code> has all sixteen.',
   },
   resource_missing: {
-    when: "No record with that ID in the key's account (an ID of another account answers the same), or the URL is not an endpoint of the API. For a body reference, <code>param</code> names the field.",
+    when: "No record with that ID in the key's account (an ID of another account answers the same), or the URL is not an endpoint of the API. Any string with the right prefix is looked up, whatever its length. For a body reference (<code>client</code>, <code>site</code>, <code>job</code>), <code>param</code> names the field.",
     fix: 'Check the ID and its prefix, and that the key belongs to the account holding the record. Records created in the sandbox are not kept, so they are never found later.',
   },
   method_not_allowed: {

@@ -56,13 +56,12 @@ export function closestChoice(sent: unknown, choices: readonly string[]): string
   const lower = sent.toLowerCase();
   const sameButCase = choices.find((choice) => choice.toLowerCase() === lower);
   if (sameButCase !== undefined) return sameButCase;
-  // A swap of two letters ("nmae") is two edits, so four letters and up allow two.
   const allowed = sent.length <= 3 ? 1 : Math.min(3, Math.max(2, Math.floor(sent.length / 3)));
   let best: string | undefined;
   let bestDistance = allowed + 1;
   let tie = false;
   for (const choice of choices) {
-    const d = distance(lower, choice.toLowerCase());
+    const d = isSwap(lower, choice.toLowerCase()) ? 1 : distance(lower, choice.toLowerCase());
     if (d >= choice.length) continue;
     if (d < bestDistance) {
       best = choice;
@@ -71,6 +70,18 @@ export function closestChoice(sent: unknown, choices: readonly string[]): string
     } else if (d === bestDistance) tie = true;
   }
   return tie ? undefined : best;
+}
+
+/** Two neighbouring letters swapped ("ojb" for "job"): one slip of the fingers, two edits to Levenshtein. */
+function isSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let first = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    if (first !== -1) return i === first + 1 && a[first] === b[i] && a[i] === b[first] && a.slice(i + 1) === b.slice(i + 1);
+    first = i;
+  }
+  return false;
 }
 
 export function didYouMean(sent: unknown, choices: readonly string[] | undefined): string {
