@@ -3,57 +3,24 @@
 // field or filter is held to the same rule as soon as it exists.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WASTE_CODES } from '../src/data/waste-codes.js';
+import { ApiDocument, idPrefix } from './document.js';
 import { call, testApp } from './helpers.js';
 
 const app = testApp();
 
-interface Schema {
-  pattern?: string;
-  $ref?: string;
-  properties?: Record<string, Schema>;
-}
-interface Parameter {
-  name: string;
-  in: string;
-  schema: Schema;
-  example?: unknown;
-}
-interface Operation {
-  operationId: string;
-  parameters?: (Parameter | { $ref: string })[];
-  requestBody?: { content: { 'application/json': { example?: Record<string, unknown>; schema: Schema } } };
-}
-interface Document {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema> };
-}
-
-let doc: Document;
+let doc: ApiDocument;
 beforeAll(async () => {
-  doc = (await call(app, '/openapi.json', { key: null })).json;
+  doc = await ApiDocument.load(app);
 });
-
-const idPrefix = (schema: Schema): string | undefined => (schema.pattern?.match(/^\^([a-z]+_)$/) ?? [])[1];
-const resolve = (schema: Schema): Schema =>
-  schema.$ref ? (doc.components.schemas[schema.$ref.split('/').pop() as string] as Schema) : schema;
 
 /** Every (write, ID field) pair of the document, with the write's working example body. */
 function bodyReferences() {
-  const found: { operationId: string; method: string; path: string; body: Record<string, unknown>; field: string; prefix: string }[] = [];
-  for (const [template, item] of Object.entries(doc.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      const content = operation.requestBody?.content['application/json'];
-      if (content === undefined) continue;
-      const id = (operation.parameters ?? []).find((parameter): parameter is Parameter => 'name' in parameter && parameter.in === 'path');
-      for (const [field, schema] of Object.entries(resolve(content.schema).properties ?? {})) {
-        const prefix = idPrefix(schema);
-        if (prefix === undefined) continue;
-        const path = template.replace('{id}', String(id?.example ?? ''));
-        found.push({ operationId: operation.operationId, method: method.toUpperCase(), path, body: content.example ?? {}, field, prefix });
-      }
-    }
-  }
-  return found;
+  return doc.writes().flatMap((write) =>
+    Object.entries(doc.resolve(write.schema).properties ?? {}).flatMap(([field, schema]) => {
+      const prefix = idPrefix(schema);
+      return prefix === undefined ? [] : [{ ...write, field, prefix }];
+    }),
+  );
 }
 
 /** IDs with the right prefix that no account holds: other lengths, other alphabets, the prefix alone. */
@@ -137,15 +104,11 @@ describe('a body reference is an ID by its prefix alone', () => {
 
 describe('a filter on an ID not in the account matches nothing', () => {
   function idFilters() {
-    return Object.entries(doc.paths).flatMap(([path, item]) =>
-      (item.get?.parameters ?? [])
-        .filter(
-          (parameter): parameter is Parameter => 'name' in parameter && parameter.in === 'query' && parameter.name !== 'starting_after',
-        )
-        .flatMap((parameter) => {
-          const prefix = idPrefix(parameter.schema);
-          return prefix === undefined || path.includes('{') ? [] : [{ path, name: parameter.name, prefix }];
-        }),
+    return doc.lists().flatMap((list) =>
+      list.parameters.flatMap((parameter) => {
+        const prefix = parameter.name === 'starting_after' ? undefined : idPrefix(parameter.schema);
+        return prefix === undefined ? [] : [{ path: list.path, name: parameter.name, prefix }];
+      }),
     );
   }
 

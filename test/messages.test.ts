@@ -3,54 +3,18 @@
 // added), is sent over HTTP to every write endpoint and every list filter; each message must name
 // the field, show what was sent and carry none of the validation library's wording.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiDocument, type Schema } from './document.js';
 import { type CallResult, call, testApp } from './helpers.js';
 
 const app = testApp();
 
-interface Schema {
-  type?: string | string[];
-  enum?: string[];
-  pattern?: string;
-  format?: string;
-  properties?: Record<string, Schema>;
-  additionalProperties?: Schema | boolean;
-  items?: Schema;
-  anyOf?: Schema[];
-  $ref?: string;
-}
-
-interface Parameter {
-  name: string;
-  in: string;
-  schema: Schema;
-  example?: unknown;
-}
-
-interface Operation {
-  operationId: string;
-  parameters?: (Parameter | { $ref: string })[];
-  requestBody?: { content: { 'application/json': { example?: Record<string, unknown>; schema: Schema } } };
-}
-
-interface Document {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema> };
-}
-
-let doc: Document;
+let doc: ApiDocument;
 
 beforeAll(async () => {
-  doc = (await call(app, '/openapi.json', { key: null })).json;
+  doc = await ApiDocument.load(app);
 });
 
-function resolve(schema: Schema): Schema {
-  const ref = schema.$ref?.replace('#/components/schemas/', '');
-  const resolved = ref === undefined ? schema : (doc.components.schemas[ref] as Schema);
-  // A nullable field: judge it by its non-null form.
-  const branch = resolved.anyOf?.find((option) => option.type !== 'null');
-  return branch === undefined ? resolved : resolve(branch);
-}
-
+const resolve = (schema: Schema): Schema => doc.resolve(schema);
 const typeOf = (schema: Schema): string | undefined =>
   Array.isArray(schema.type) ? schema.type.find((type) => type !== 'null') : schema.type;
 
@@ -150,37 +114,9 @@ function expectPersonMessage(result: CallResult, input: BadInput): void {
   if (input.says !== undefined) expect(message, context).toContain(input.says);
 }
 
-interface WriteCase {
-  operationId: string;
-  method: string;
-  path: string;
-  body: Record<string, unknown>;
-  schema: Schema;
-}
-
-function writeOperations(): WriteCase[] {
-  const cases: WriteCase[] = [];
-  for (const [template, item] of Object.entries(doc.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      const content = operation.requestBody?.content['application/json'];
-      if (content === undefined) continue;
-      const id = (operation.parameters ?? []).find((parameter): parameter is Parameter => 'name' in parameter && parameter.in === 'path');
-      const path = template.replace('{id}', String(id?.example ?? ''));
-      cases.push({
-        operationId: operation.operationId,
-        method: method.toUpperCase(),
-        path,
-        body: content.example ?? {},
-        schema: content.schema,
-      });
-    }
-  }
-  return cases;
-}
-
 describe('every write endpoint: a bad value of every field gets a message for a person', () => {
   it('covers every write endpoint of the document, each with a working example body', async () => {
-    const writes = writeOperations();
+    const writes = doc.writes();
     expect(writes.map((write) => write.operationId).sort()).toEqual([
       'cancelJob',
       'createClient',
@@ -204,7 +140,7 @@ describe('every write endpoint: a bad value of every field gets a message for a 
 
   it('names the field, shows the value sent, and never uses the library wording', async () => {
     let checked = 0;
-    for (const write of writeOperations()) {
+    for (const write of doc.writes()) {
       const properties = resolve(write.schema).properties ?? {};
       for (const [field, schema] of Object.entries(properties)) {
         for (const input of badInputs(field, schema)) {
@@ -219,7 +155,7 @@ describe('every write endpoint: a bad value of every field gets a message for a 
   });
 
   it('an unknown field close to a known one gets "Did you mean"; the field named "" gets no empty param', async () => {
-    for (const write of writeOperations()) {
+    for (const write of doc.writes()) {
       const field = Object.keys(resolve(write.schema).properties ?? {})[0] as string;
       const typo = `${field[1]}${field[0]}${field.slice(2)}`;
       const result = await call(app, write.path, { method: write.method, body: { ...write.body, [typo]: 'x' } });
@@ -236,24 +172,13 @@ describe('every write endpoint: a bad value of every field gets a message for a 
 });
 
 describe('every list filter: a bad value gets a message for a person', () => {
-  function listOperations(): { path: string; parameters: Parameter[] }[] {
-    return Object.entries(doc.paths)
-      .filter(([template, item]) => !template.includes('{') && item.get !== undefined)
-      .map(([path, item]) => ({
-        path,
-        parameters: (item.get?.parameters ?? []).filter(
-          (parameter): parameter is Parameter => 'name' in parameter && parameter.in === 'query',
-        ),
-      }));
-  }
-
   it('covers the nine lists', () => {
-    expect(listOperations()).toHaveLength(9);
+    expect(doc.lists()).toHaveLength(9);
   });
 
   it('names the parameter, shows the value sent, and never uses the library wording', async () => {
     let checked = 0;
-    for (const list of listOperations()) {
+    for (const list of doc.lists()) {
       for (const parameter of list.parameters) {
         // Query values are text: the wrong "type" is text that is not a number, a date, an ID.
         const inputs = badInputs(parameter.name, parameter.schema).filter((input) => typeof input.value === 'string');
