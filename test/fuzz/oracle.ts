@@ -125,10 +125,15 @@ export function problemsOf(request: SentRequest, response: Response, text: strin
   if (status >= 500 && !(error.code === 'api_error' && request.simulate?.trim() === 'api_error')) {
     problems.push(`a ${status} that was not simulated: ${error.message}`);
   }
+  // Issue #8: whatever was sent, the message is the sandbox's own words, never the library's.
+  if (LIBRARY_WORDING.test(error.message)) problems.push(`a message in the validation library's words: ${error.message}`);
   if (status === 405 && response.headers.get('allow') === null) problems.push('405 without Allow');
   if (status === 429 && response.headers.get('retry-after') === null) problems.push('429 without Retry-After');
   return problems;
 }
+
+const LIBRARY_WORDING =
+  /Invalid input|Invalid option|Invalid string|expected one of|expected \w+, received|must match pattern|Too (small|big)|\/\^/;
 
 function isDocumentation(pathname: string): boolean {
   return pathname === '/openapi.json' || pathname === '/docs' || pathname.startsWith('/docs/');

@@ -147,7 +147,7 @@ describe(`fuzzing every route (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS})`, () => {
   });
 
   it('the oracle rejects a wrong answer (so the properties above can fail)', async () => {
-    // A 500 that was not simulated, an empty param, and a success of the wrong shape.
+    // A 500 that was not simulated, an empty param, the library's wording, and a success of the wrong shape.
     const request = { method: 'GET', url: '/v1/jobs', headers: { Authorization: `Bearer ${PUBLIC_KEY}` } };
     const fault = await app.request('/v1/jobs', { headers: { Authorization: `Bearer ${PUBLIC_KEY}`, 'Sandbox-Simulate': 'api_error' } });
     expect(problemsOf(request, fault, await fault.text())).toContainEqual(expect.stringMatching(/not simulated/));
@@ -156,6 +156,11 @@ describe(`fuzzing every route (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS})`, () => {
       { status: 400, headers: { 'Request-Id': 'req_000000000000000000000000', 'Content-Type': 'application/json' } },
     );
     expect(problemsOf(request, emptyParam, await emptyParam.clone().text()).join('\n')).toMatch(/param must never be empty/);
+    const libraryWords = new Response(
+      '{"error":{"type":"invalid_request_error","code":"parameter_invalid","message":"Invalid name: Invalid input: expected string, received number.","param":"name","doc_url":"/docs/errors#parameter_invalid","request_id":"req_000000000000000000000000"}}',
+      { status: 400, headers: { 'Request-Id': 'req_000000000000000000000000', 'Content-Type': 'application/json' } },
+    );
+    expect(problemsOf(request, libraryWords, await libraryWords.clone().text()).join('\n')).toMatch(/validation library's words/);
     const wrongShape = new Response('{"object":"list","data":[{"id":1}]}', {
       status: 200,
       headers: { 'Request-Id': 'req_000000000000000000000000', 'X-Echo': 'input' },
