@@ -127,7 +127,8 @@ export function problemsOf(request: SentRequest, response: Response, text: strin
   }
   // Issue #8: whatever was sent, the message is the sandbox's own words, never the library's.
   // What was sent is shown quoted and may hold anything: only the words around it are judged.
-  if (LIBRARY_WORDING.test(error.message.replace(/"(?:[^"\\]|\\.)*"/g, '""'))) problems.push(`a message in the validation library's words: ${error.message}`);
+  if (LIBRARY_WORDING.test(error.message.replace(/"(?:[^"\\]|\\.)*"/g, '""')))
+    problems.push(`a message in the validation library's words: ${error.message}`);
   if (status === 405 && response.headers.get('allow') === null) problems.push('405 without Allow');
   if (status === 429 && response.headers.get('retry-after') === null) problems.push('429 without Retry-After');
   return problems;
