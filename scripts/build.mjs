@@ -1,5 +1,7 @@
-// Bundles the Node server into one file so `npm start` loads a single module (fast cold start).
+// Bundles the Node server into one file so `npm start` loads a single module (fast cold start),
+// and the published command and library likewise.
 import { build } from 'esbuild';
+import { writeThirdPartyLicenses } from './third-party-licenses.mjs';
 
 const nodeBundle = {
   bundle: true,
@@ -12,8 +14,18 @@ const nodeBundle = {
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 };
 
-await Promise.all([
+const [, cli, library] = await Promise.all([
   build({ ...nodeBundle, entryPoints: ['src/server.ts'], outfile: 'dist/server.js' }),
+  // The published package (package.json "bin" and "exports"): the command, and the in-process
+  // sandbox with the signing helpers. Its types come from tsc (tsconfig.types.json).
+  build({
+    ...nodeBundle,
+    entryPoints: ['src/cli/bin.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: `#!/usr/bin/env node\n${nodeBundle.banner.js}` },
+    metafile: true,
+  }),
+  build({ ...nodeBundle, entryPoints: ['src/index.ts'], outfile: 'dist/index.js', metafile: true }),
   // The app without a listener, for the benchmark's heap measurements (scripts/bench/app-host.mjs):
   // it hosts the app itself so it can report heap after gc. A virtual entry, so src/ needs no file for it.
   build({
@@ -27,3 +39,7 @@ await Promise.all([
     outfile: 'dist/app.js',
   }),
 ]);
+
+// The package has no dependencies to install (everything is in the bundles, so `npx` fetches one
+// package): the licenses of what the bundles hold travel with them instead.
+writeThirdPartyLicenses([cli.metafile, library.metafile], 'dist/THIRD_PARTY_LICENSES.md');

@@ -14,3 +14,6 @@ const source = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/p
 const target = join(root, 'dist', 'docs-assets');
 mkdirSync(target, { recursive: true });
 for (const file of FILES) copyFileSync(join(source, file), join(target, file));
+// Swagger UI's license and notices travel with its files (Apache-2.0). Not served: /docs serves
+// only the names of src/docs/assets.ts.
+for (const file of ['LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt']) copyFileSync(join(source, file), join(target, file));
