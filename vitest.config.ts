@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: the Node suites (in-process through app.request) and the workerd suites, which
@@ -7,6 +8,8 @@ export default defineConfig({
     projects: [
       'test/workers/vitest.config.ts',
       {
+        // The package's own name, as the README's examples import it (test/readme-examples.test.ts).
+        resolve: { alias: { 'waste-operations-sandbox': fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],

@@ -2,7 +2,7 @@
 // that directory (wrangler.toml [assets], this script is its [build] command) and the Node
 // bundle reads it beside dist/server.js (src/docs/node-assets.ts). Keep the list in step with
 // src/docs/assets.ts.
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,12 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const source = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const target = join(root, 'dist', 'docs-assets');
 mkdirSync(target, { recursive: true });
-for (const file of FILES) copyFileSync(join(source, file), join(target, file));
 // Swagger UI's license and notices travel with its files (Apache-2.0). Not served: /docs serves
 // only the names of src/docs/assets.ts.
-for (const file of ['LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt']) copyFileSync(join(source, file), join(target, file));
+for (const file of [...FILES, 'LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt']) {
+  // A file already in place is left alone, so a rebuild (npm pack in the tests) never rewrites
+  // what a running Worker is serving from this directory.
+  const from = join(source, file);
+  const to = join(target, file);
+  if (!existsSync(to) || !readFileSync(from).equals(readFileSync(to))) copyFileSync(from, to);
+}

@@ -1,0 +1,169 @@
+// The published package as a user gets it (issue #7, item 5): `npm pack`, installed into an empty
+// folder with no network and no dev dependencies, its bin started and asked for a list and the
+// docs' files, and its library imported. Nothing is built after the pack.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type AddressInfo, connect, createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeExample } from './readme.js';
+
+const run = promisify(execFile);
+const root = process.cwd();
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
+const PUBLIC_KEY = 'svc_test_sandbox_public';
+
+let folder: string;
+let bin: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'sandbox-package-'));
+  // prepack builds the bundles and types; the test installs exactly what the tarball holds.
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+  const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ filename: string }];
+  const project = join(folder, 'project');
+  await run('mkdir', [project]);
+  writeFileSync(join(project, 'package.json'), '{ "name": "user-project", "private": true, "type": "module" }\n');
+  // --offline: the package needs nothing from the registry, so an install can never fetch a dependency.
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(folder, filename)], { cwd: project });
+  bin = join(project, 'node_modules', '.bin', 'waste-operations-sandbox');
+}, 120_000);
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** Starts the bin and resolves once it prints where it listens. */
+function start(...args: string[]): Promise<{ origin: string; output: () => string }> {
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${output}`)), 20_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const origin = output.match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+      if (origin !== undefined) {
+        clearTimeout(timer);
+        resolve({ origin, output: () => output });
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+}
+
+describe('the packed package, installed into an empty folder', () => {
+  it('installs alone: no dependency beside it, the bundles, types and licenses in it', () => {
+    const project = join(folder, 'project', 'node_modules');
+    expect(readdirSync(project).filter((name) => !name.startsWith('.'))).toEqual(['waste-operations-sandbox']);
+    const files = readdirSync(join(project, 'waste-operations-sandbox', 'dist'));
+    expect(files.sort()).toEqual(['THIRD_PARTY_LICENSES.md', 'cli.js', 'docs-assets', 'index.js', 'types']);
+  });
+
+  it('its bin answers --version and --help, and a bad flag with exit code 2', async () => {
+    expect((await run(bin, ['--version'])).stdout.trim()).toBe(version);
+    expect((await run(bin, ['--help'])).stdout).toMatch(/trigger <type>/);
+    const failed = await run(bin, ['--no-such-flag']).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 2, stderr: expect.stringMatching(/Unknown option '--no-such-flag'/) });
+  });
+
+  it('its bin starts and answers a list and the reference page, logging each request without the key', async () => {
+    const server = await start('--port', '0', '--log');
+    const list = await fetch(`${server.origin}/v1/jobs?limit=1`, { headers: { Authorization: `Bearer ${PUBLIC_KEY}` } });
+    expect(list.status).toBe(200);
+    expect((await list.json()).data).toHaveLength(1);
+    const asset = await fetch(`${server.origin}/docs/swagger-ui-bundle.js`);
+    expect(asset.status).toBe(200);
+    expect((await asset.text()).length).toBeGreaterThan(1_000_000);
+    const requestId = list.headers.get('Request-Id') as string;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.output()).toContain(`GET /v1/jobs 200 `);
+    expect(server.output()).toMatch(new RegExp(`GET /v1/jobs 200 \\d+\\.\\dms ${requestId}`));
+    // The start-up banner shows the public key in its curl example; request lines never carry a key.
+    const requestLines = server
+      .output()
+      .split('\n')
+      .filter((line) => /^[A-Z]+ \//.test(line));
+    expect(requestLines).toHaveLength(2);
+    for (const line of requestLines) expect(line).not.toMatch(/svc_|Bearer/);
+  });
+
+  it('its library is imported by name: createSandbox answers in-process, the signing helpers work', async () => {
+    const script = join(folder, 'project', 'use.mjs');
+    writeFileSync(
+      script,
+      `import { createSandbox, signPayload, verifySignature } from 'waste-operations-sandbox';
+const sandbox = createSandbox();
+const response = await sandbox.fetch(new Request('http://sandbox.test/v1/clients?limit=1', { headers: { Authorization: 'Bearer ${PUBLIC_KEY}' } }));
+const header = signPayload('{}', 'whsec_x');
+console.log(JSON.stringify({ status: response.status, seed: sandbox.seed, verified: verifySignature('{}', header, 'whsec_x') }));
+`,
+    );
+    const { stdout } = await run(process.execPath, [script], { cwd: join(folder, 'project') });
+    expect(JSON.parse(stdout)).toEqual({ status: 200, seed: 'waste-ops-sandbox-v1', verified: true });
+  });
+
+  it("runs the README's ten-line receiver against `trigger --all`: twelve deliveries, every signature verified", async () => {
+    const project = join(folder, 'project');
+    const port = await freePort();
+    writeFileSync(join(project, 'receiver.mjs'), readmeExample('receiver').replace('.listen(4242)', `.listen(${port}, '127.0.0.1')`));
+    const secret = 'whsec_readmeReceiverSecret';
+    const receiver = spawn(process.execPath, ['receiver.mjs'], { cwd: project, env: { ...process.env, WEBHOOK_SECRET: secret } });
+    children.push(receiver);
+    let printed = '';
+    receiver.stdout.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    const url = `http://127.0.0.1:${port}/webhooks`;
+    await listening(port);
+    const triggered = await run(bin, ['trigger', '--all', '--url', url, '--secret', secret]);
+    expect(triggered.stdout).toMatch(/12 of 12 events delivered/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(printed.match(/^verified /gm)).toHaveLength(12);
+    // A wrong secret is refused by the same receiver: 400 on every attempt, exit code 1.
+    const refused = await run(bin, [
+      'trigger',
+      'job.created',
+      '--url',
+      url,
+      '--secret',
+      'whsec_wrong',
+      '--attempts',
+      '2',
+      '--backoff',
+      '0.01',
+    ]).catch((error: { code: number; stdout: string }) => error);
+    expect(refused).toMatchObject({ code: 1, stdout: expect.stringMatching(/attempt 2: 400/) });
+  });
+});
+
+/** A port nobody listens on yet. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once something accepts connections on the port (a child that is starting up). */
+async function listening(port: number): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      }).once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listens on port ${port} after 10 s`);
+}
