@@ -1,7 +1,63 @@
-// Bundles the Node server into one file so `npm start` loads a single module (fast cold start),
-// and the published command and library likewise.
+// `npm run build`: everything dist/ holds, in order.
+//   1. dist/prebuilt/: the default seed's sample data, ready to serve (scripts/prebuilt-data.mjs),
+//      so no bundle runs the generator for it.
+//   2. The Node bundles, split so that the generator and faker sit in a chunk of their own that
+//      only another seed loads: dist/server.js (`npm start`), dist/cli.js (the published
+//      command), dist/index.js (the published library), dist/chunks/*.
+//   3. dist/app.js: the app without a listener, for the benchmark's heap figures.
+//   4. dist/docs-assets (Swagger UI's files for /docs) and dist/THIRD_PARTY_LICENSES.md.
+//
+//   node scripts/build.mjs [--if-stale]   --if-stale: do nothing when dist/ is built from the
+//                                          sources as they are (`npm start` uses it)
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeThirdPartyLicenses } from './third-party-licenses.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const STAMP = join(root, 'dist', '.build-stamp');
+const OUTPUTS = [
+  'dist/server.js',
+  'dist/cli.js',
+  'dist/index.js',
+  'dist/app.js',
+  'dist/prebuilt/default-seed.txt',
+  'dist/docs-assets/swagger-ui-bundle.js',
+];
+
+/** Every file the build reads, by path, size and modification time: what "current" means. */
+function sourcesFingerprint() {
+  const hash = createHash('sha256');
+  const walk = (directory) => {
+    for (const entry of readdirSync(join(root, directory), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(directory, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else {
+        const { size, mtimeMs } = statSync(join(root, path));
+        hash.update(`${path}\0${size}\0${mtimeMs}\n`);
+      }
+    }
+  };
+  for (const directory of ['src', 'fixtures']) walk(directory);
+  for (const file of ['package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/prebuilt-data.mjs', 'scripts/docs-assets.mjs']) {
+    const { size, mtimeMs } = statSync(join(root, file));
+    hash.update(`${file}\0${size}\0${mtimeMs}\n`);
+  }
+  return hash.digest('hex');
+}
+
+const fingerprint = sourcesFingerprint();
+if (process.argv.includes('--if-stale')) {
+  const built = existsSync(STAMP) && readFileSync(STAMP, 'utf8') === fingerprint && OUTPUTS.every((file) => existsSync(join(root, file)));
+  if (built) process.exit(0);
+}
+
+const node = (script) => execFileSync(process.execPath, [join(root, 'scripts', script)], { stdio: 'inherit', cwd: root });
+
+node('prebuilt-data.mjs');
 
 const nodeBundle = {
   bundle: true,
@@ -10,29 +66,32 @@ const nodeBundle = {
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
+  // `#prebuilt-sample-data` → dist/prebuilt/node.js (package.json "imports").
+  conditions: ['sandbox-prebuilt'],
   // Some CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 };
 
-const [, cli, library] = await Promise.all([
-  build({ ...nodeBundle, entryPoints: ['src/server.ts'], outfile: 'dist/server.js' }),
-  // The published package (package.json "bin" and "exports"): the command, and the in-process
-  // sandbox with the signing helpers. Its types come from tsc (tsconfig.types.json).
+rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
+const [entries] = await Promise.all([
   build({
     ...nodeBundle,
-    entryPoints: ['src/cli/bin.ts'],
-    outfile: 'dist/cli.js',
+    entryPoints: { server: 'src/server.ts', cli: 'src/cli/bin.ts', index: 'src/index.ts' },
+    outdir: 'dist',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    // Every output may be the first module Node runs (dist/cli.js is the bin); a hashbang line
+    // is valid at the top of any module.
     banner: { js: `#!/usr/bin/env node\n${nodeBundle.banner.js}` },
     metafile: true,
   }),
-  build({ ...nodeBundle, entryPoints: ['src/index.ts'], outfile: 'dist/index.js', metafile: true }),
   // The app without a listener, for the benchmark's heap measurements (scripts/bench/app-host.mjs):
   // it hosts the app itself so it can report heap after gc. A virtual entry, so src/ needs no file for it.
   build({
     ...nodeBundle,
     stdin: {
       contents: "export { createApp } from './src/app.ts';\nexport { readConfig } from './src/config.ts';\n",
-      resolveDir: process.cwd(),
+      resolveDir: root,
       sourcefile: 'bench-app-entry.ts',
       loader: 'ts',
     },
@@ -40,6 +99,8 @@ const [, cli, library] = await Promise.all([
   }),
 ]);
 
+node('docs-assets.mjs');
 // The package has no dependencies to install (everything is in the bundles, so `npx` fetches one
 // package): the licenses of what the bundles hold travel with them instead.
-writeThirdPartyLicenses([cli.metafile, library.metafile], 'dist/THIRD_PARTY_LICENSES.md');
+writeThirdPartyLicenses([entries.metafile], 'dist/THIRD_PARTY_LICENSES.md');
+writeFileSync(STAMP, fingerprint);

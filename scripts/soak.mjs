@@ -70,6 +70,8 @@ async function buildAll() {
     format: 'esm',
     target: 'node20',
     logLevel: 'warning',
+    // The default seed's prebuilt data, as the built server has it (scripts/build.mjs).
+    conditions: ['sandbox-prebuilt'],
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     stdin: {
       contents: [

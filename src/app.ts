@@ -5,7 +5,7 @@
 import { Hono, type Context, type Next } from 'hono';
 import { KeyRing } from './auth/keys.js';
 import { DEFAULT_RATE_LIMIT, type SandboxConfig } from './config.js';
-import { sampleStore } from './data/store.js';
+import { type SampleStore, sampleStore } from './data/store.js';
 import type { DocsAssets } from './docs/assets.js';
 import { registerDocs } from './docs/routes.js';
 import { ApiError, errorBody } from './errors.js';
@@ -37,6 +37,8 @@ export interface AppServices {
   now?: () => Date;
   /** Swagger UI's files for /docs; without them /docs renders nothing (src/docs/assets.ts). */
   docsAssets?: DocsAssets;
+  /** The sample data; by default the seed's (prebuilt for the default seed, else generated). */
+  store?: SampleStore;
 }
 
 const SIMULATIONS = ['rate_limited', 'api_error'] as const;
@@ -44,7 +46,9 @@ const textDecoder = new TextDecoder();
 
 export function createApp(config: SandboxConfig, services: AppServices = {}) {
   const keys = new KeyRing(config.keys);
-  const store = sampleStore(config.seed);
+  // At hand at once for the default seed's prebuilt data; generated (a promise) for any other.
+  const loading = services.store ?? sampleStore(config.seed);
+  let store = loading instanceof Promise ? undefined : loading;
   const idempotency = services.idempotency ?? new MemoryIdempotencyStore();
   const rateLimiter =
     services.rateLimiter !== undefined
@@ -92,7 +96,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
 
   app.get('/health', (c) => respond(c, 200, '{"status":"ok"}'));
   // No key needed: the OpenAPI document, the reference page and the error reference.
-  registerDocs(app, { respond, rateLimitPolicy: policy, account: store.accounts.A, assets: services.docsAssets });
+  registerDocs(app, { respond, rateLimitPolicy: policy, account: () => (store as SampleStore).accounts.A, assets: services.docsAssets });
 
   // CORS preflight for every origin, answered before auth: browsers send no key with it.
   app.options('/v1/*', (c) => {
@@ -129,7 +133,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   function authorize(c: Context<SandboxEnv>, next: Next, authorization: string | undefined) {
     const key = authenticate(authorization, keys);
     c.set('key', key);
-    c.set('account', store.accounts[key.account]);
+    c.set('account', (store as SampleStore).accounts[key.account]);
     const simulate = c.req.header('Sandbox-Simulate');
     if (simulate !== undefined) simulateFailure(simulate);
     return next();
@@ -170,6 +174,18 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     return respond(c, outcome.response.status, outcome.response.body, outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined);
   }
 
+  if (loading instanceof Promise) {
+    // Requests that arrive while a seed's data is generated wait for it; then none waits again.
+    const dispatch = app.fetch;
+    loading.then(
+      (ready) => {
+        store = ready;
+      },
+      () => {},
+    );
+    app.fetch = (request, env, executionCtx) =>
+      store !== undefined ? dispatch(request, env, executionCtx) : loading.then(() => dispatch(request, env, executionCtx));
+  }
   return app;
 }
 

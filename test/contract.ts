@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { DEFAULT_SEED } from '../src/data/dataset.js';
-import { sampleStore } from '../src/data/store.js';
+import { generatedStore } from '../src/data/generated-store.js';
 import { buildOpenApiDocument } from '../src/openapi/document.js';
 import type { ReadResponse } from './response.js';
 
@@ -13,7 +13,7 @@ type Operation = { operationId: string; responses: Record<string, unknown> };
 type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components: unknown };
 
 /** The document as /openapi.json serves it, less `servers`. */
-export const contractDocument = buildOpenApiDocument(sampleStore(DEFAULT_SEED).accounts.A) as unknown as OpenApiDocument;
+export const contractDocument = buildOpenApiDocument(generatedStore(DEFAULT_SEED).accounts.A) as unknown as OpenApiDocument;
 
 const DOCUMENT_ID = 'https://sandbox.test/openapi.json';
 const ajv = new Ajv2020({ strict: false, allErrors: true });

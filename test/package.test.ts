@@ -2,7 +2,7 @@
 // folder with no network and no dev dependencies, its bin started and asked for a list and the
 // docs' files, and its library imported. Nothing is built after the pack.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -63,7 +63,7 @@ describe('the packed package, installed into an empty folder', () => {
     const project = join(folder, 'project', 'node_modules');
     expect(readdirSync(project).filter((name) => !name.startsWith('.'))).toEqual(['waste-operations-sandbox']);
     const files = readdirSync(join(project, 'waste-operations-sandbox', 'dist'));
-    expect(files.sort()).toEqual(['THIRD_PARTY_LICENSES.md', 'cli.js', 'docs-assets', 'index.js', 'types']);
+    expect(files.sort()).toEqual(['THIRD_PARTY_LICENSES.md', 'chunks', 'cli.js', 'docs-assets', 'index.js', 'prebuilt', 'types']);
   });
 
   it('its bin answers --version and --help, and a bad flag with exit code 2', async () => {
@@ -107,6 +107,37 @@ console.log(JSON.stringify({ status: response.status, seed: sandbox.seed, verifi
     );
     const { stdout } = await run(process.execPath, [script], { cwd: join(folder, 'project') });
     expect(JSON.parse(stdout)).toEqual({ status: 200, seed: 'waste-ops-sandbox-v1', verified: true });
+  });
+
+  it('serves the default seed from its prebuilt data, without the generator (and faker) loaded; another seed generates', async () => {
+    const chunks = join(folder, 'project', 'node_modules', 'waste-operations-sandbox', 'dist', 'chunks');
+    const generator = readdirSync(chunks).find((name) => name.startsWith('generated-store-')) as string;
+    expect(generator).toBeDefined();
+    // Taken away, the default seed does not miss it: nothing on its path imports it.
+    renameSync(join(chunks, generator), join(folder, generator));
+    try {
+      const server = await start('--port', '0');
+      const response = await fetch(`${server.origin}/v1/jobs/job_wR79b7gPQg1ViA`, { headers: { Authorization: `Bearer ${PUBLIC_KEY}` } });
+      expect(response.status).toBe(200);
+    } finally {
+      renameSync(join(folder, generator), join(chunks, generator));
+    }
+    const other = await start('--port', '0', '--seed', 'another-seed');
+    const list = await fetch(`${other.origin}/v1/jobs?limit=1`, { headers: { Authorization: `Bearer ${PUBLIC_KEY}` } });
+    expect(list.status).toBe(200);
+    expect((await list.json()).data[0].id).not.toBe('job_wR79b7gPQg1ViA');
+  });
+
+  it('npm start builds only when the sources changed since the last build', async () => {
+    const server = join(root, 'dist', 'server.js');
+    const built = statSync(server).mtimeMs;
+    await run(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root });
+    expect(statSync(server).mtimeMs).toBe(built);
+    const source = join(root, 'src', 'cli', 'version.ts');
+    const now = new Date();
+    utimesSync(source, now, now);
+    await run(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root });
+    expect(statSync(server).mtimeMs).toBeGreaterThan(built);
   });
 
   it("runs the README's ten-line receiver against `trigger --all`: twelve deliveries, every signature verified", async () => {

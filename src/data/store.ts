@@ -4,9 +4,17 @@
 // nothing.
 import type { Container } from '../resources/containers/schema.js';
 import type { Job } from '../resources/jobs/schema.js';
-import type { WasteProfile } from '../resources/waste_profiles/schema.js';
 import type { AccountData, AccountName, SampleData } from './dataset.js';
-import { generateSampleData } from './generate/index.js';
+import {
+  COLLECTIONS,
+  type Collection,
+  type CollectionRecord,
+  type PrebuiltAccount,
+  type PrebuiltList,
+  type PrebuiltListText,
+  type PrebuiltSampleData,
+} from './prebuilt.js';
+import { PREBUILT_SAMPLE_DATA } from '#prebuilt-sample-data';
 
 interface Listable {
   id: string;
@@ -20,31 +28,99 @@ function utf8(text: string): Uint8Array<ArrayBuffer> {
 const LIST_OPEN = utf8('{"object":"list","data":[');
 const COMMA = utf8(',');
 
-export class ResourceIndex<T extends Listable> {
+interface Contents<T> {
   /** Records in the list order of the reference. */
-  readonly records: readonly T[];
-  readonly #bytes: readonly Uint8Array<ArrayBuffer>[];
-  readonly #position: ReadonlyMap<string, number>;
+  records: readonly T[];
+  /** The UTF-8 JSON of each record, exactly as served. */
+  bytes: readonly Uint8Array<ArrayBuffer>[];
+  position: ReadonlyMap<string, number>;
+}
 
-  constructor(records: readonly T[], compare: (a: T, b: T) => number) {
-    this.records = [...records].sort(compare);
-    this.#bytes = this.records.map((record) => utf8(JSON.stringify(record)));
-    this.#position = new Map(this.records.map((record, index) => [record.id, index]));
+function contentsOf<T extends Listable>(records: readonly T[], bytes: readonly Uint8Array<ArrayBuffer>[]): Contents<T> {
+  return { records, bytes, position: new Map(records.map((record, index) => [record.id, index])) };
+}
+
+export class ResourceIndex<T extends Listable> {
+  #contents: Contents<T> | undefined;
+  readonly #load: () => Contents<T>;
+
+  private constructor(load: () => Contents<T>) {
+    this.#load = load;
+  }
+
+  /** Built on first use: a process that never reads events never parses them. */
+  #data(): Contents<T> {
+    this.#contents ??= this.#load();
+    return this.#contents;
+  }
+
+  /** Records in the list order of the reference. */
+  get records(): readonly T[] {
+    return this.#data().records;
+  }
+
+  /** From generated records: sorted into list order, each serialised and encoded once. */
+  static sorted<T extends Listable>(records: readonly T[], compare: (a: T, b: T) => number): ResourceIndex<T> {
+    const sorted = [...records].sort(compare);
+    const index = new ResourceIndex(() =>
+      contentsOf(
+        sorted,
+        sorted.map((record) => utf8(JSON.stringify(record))),
+      ),
+    );
+    index.#data();
+    return index;
+  }
+
+  /**
+   * From the prebuilt form (src/data/prebuilt.ts): one JSON array in list order, parsed and
+   * encoded once, on first use; each record's bytes are a view into that one buffer. No sort, no
+   * serialising, and nothing at all for a list nobody reads.
+   */
+  static prebuilt<T extends Listable>(list: PrebuiltList): ResourceIndex<T> {
+    return new ResourceIndex(() => {
+      const records = JSON.parse(list.json()) as T[];
+      const buffer = list.utf8();
+      const bytes: Uint8Array<ArrayBuffer>[] = new Array(records.length);
+      let start = 1; // after "["
+      for (let i = 0; i < records.length; i++) {
+        const end = list.ends[i] as number;
+        bytes[i] = buffer.subarray(start, end);
+        start = end + 1; // after ","
+      }
+      return contentsOf(records, bytes);
+    });
+  }
+
+  /** This list in the prebuilt form: its records' bytes as one JSON array, and where each ends. */
+  toPrebuilt(): PrebuiltListText {
+    const decoder = new TextDecoder();
+    const ends: number[] = [];
+    let offset = 1;
+    const { bytes: all } = this.#data();
+    for (const bytes of all) {
+      offset += bytes.byteLength;
+      ends.push(offset);
+      offset += 1;
+    }
+    return { json: `[${all.map((bytes) => decoder.decode(bytes)).join(',')}]`, ends };
   }
 
   get(id: string): T | undefined {
-    const index = this.#position.get(id);
-    return index === undefined ? undefined : this.records[index];
+    const { position, records } = this.#data();
+    const index = position.get(id);
+    return index === undefined ? undefined : records[index];
   }
 
   /** The record's JSON exactly as served, UTF-8 encoded. */
   bytes(id: string): Uint8Array<ArrayBuffer> | undefined {
-    const index = this.#position.get(id);
-    return index === undefined ? undefined : this.#bytes[index];
+    const { position, bytes } = this.#data();
+    const index = position.get(id);
+    return index === undefined ? undefined : bytes[index];
   }
 
   has(id: string): boolean {
-    return this.#position.has(id);
+    return this.#data().position.has(id);
   }
 
   /**
@@ -53,19 +129,20 @@ export class ResourceIndex<T extends Listable> {
    * even when `matches` excludes it (SANDBOX.md, "Validation decisions").
    */
   page(matches: ((record: T) => boolean) | undefined, limit: number, startingAfter: string | undefined): Uint8Array<ArrayBuffer> {
-    let index = startingAfter === undefined ? 0 : (this.#position.get(startingAfter) ?? -1) + 1;
+    const { records, bytes: all, position } = this.#data();
+    let index = startingAfter === undefined ? 0 : (position.get(startingAfter) ?? -1) + 1;
     const parts: Uint8Array<ArrayBuffer>[] = [];
     let size = 0;
     let lastId: string | null = null;
     let hasMore = false;
-    for (; index < this.records.length; index++) {
-      const record = this.records[index] as T;
+    for (; index < records.length; index++) {
+      const record = records[index] as T;
       if (matches !== undefined && !matches(record)) continue;
       if (parts.length === limit) {
         hasMore = true;
         break;
       }
-      const bytes = this.#bytes[index] as Uint8Array<ArrayBuffer>;
+      const bytes = all[index] as Uint8Array<ArrayBuffer>;
       parts.push(bytes);
       size += bytes.byteLength;
       lastId = record.id;
@@ -113,7 +190,9 @@ export function soonestFirst(a: Job, b: Job): number {
   return 0;
 }
 
-export class AccountStore {
+type Indexes = { [C in Collection]: ResourceIndex<CollectionRecord<C>> };
+
+export class AccountStore implements Indexes {
   readonly name: AccountName;
   /** The seed the records come from: with the name, what tells two accounts' data apart. */
   readonly seed: string;
@@ -126,28 +205,61 @@ export class AccountStore {
   readonly invoices;
   readonly webhook_endpoints;
   readonly events;
-  /** A job's containers, in the order they were created. */
-  readonly containersByJob: ReadonlyMap<string, readonly Container[]>;
+  #containersByJob: ReadonlyMap<string, readonly Container[]> | undefined;
 
-  constructor(name: AccountName, data: AccountData, seed: string) {
+  private constructor(name: AccountName, seed: string, indexes: Indexes) {
     this.name = name;
     this.seed = seed;
-    this.clients = new ResourceIndex(data.clients, newestFirst);
-    this.sites = new ResourceIndex(data.sites, newestFirst);
-    this.waste_profiles = new ResourceIndex<WasteProfile>(data.waste_profiles, newestFirst);
-    this.jobs = new ResourceIndex(data.jobs, soonestFirst);
-    this.containers = new ResourceIndex(data.containers, newestFirst);
-    this.manifests = new ResourceIndex(data.manifests, newestFirst);
-    this.invoices = new ResourceIndex(data.invoices, newestFirst);
-    this.webhook_endpoints = new ResourceIndex(data.webhook_endpoints, newestFirst);
-    this.events = new ResourceIndex(data.events, newestFirst);
-    const byJob = new Map<string, Container[]>();
-    for (const container of [...data.containers].sort((a, b) => -newestFirst(a, b))) {
-      const list = byJob.get(container.job);
-      if (list) list.push(container);
-      else byJob.set(container.job, [container]);
+    this.clients = indexes.clients;
+    this.sites = indexes.sites;
+    this.waste_profiles = indexes.waste_profiles;
+    this.jobs = indexes.jobs;
+    this.containers = indexes.containers;
+    this.manifests = indexes.manifests;
+    this.invoices = indexes.invoices;
+    this.webhook_endpoints = indexes.webhook_endpoints;
+    this.events = indexes.events;
+  }
+
+  /** A job's containers, in the order they were created (built on first use). */
+  get containersByJob(): ReadonlyMap<string, readonly Container[]> {
+    if (this.#containersByJob === undefined) {
+      const byJob = new Map<string, Container[]>();
+      // Newest first reversed: oldest first (the order is total, ties broken by ID).
+      for (const container of [...this.containers.records].reverse()) {
+        const list = byJob.get(container.job);
+        if (list) list.push(container);
+        else byJob.set(container.job, [container]);
+      }
+      this.#containersByJob = byJob;
     }
-    this.containersByJob = byJob;
+    return this.#containersByJob;
+  }
+
+  static fromData(name: AccountName, data: AccountData, seed: string): AccountStore {
+    return new AccountStore(name, seed, {
+      clients: ResourceIndex.sorted(data.clients, newestFirst),
+      sites: ResourceIndex.sorted(data.sites, newestFirst),
+      waste_profiles: ResourceIndex.sorted(data.waste_profiles, newestFirst),
+      jobs: ResourceIndex.sorted(data.jobs, soonestFirst),
+      containers: ResourceIndex.sorted(data.containers, newestFirst),
+      manifests: ResourceIndex.sorted(data.manifests, newestFirst),
+      invoices: ResourceIndex.sorted(data.invoices, newestFirst),
+      webhook_endpoints: ResourceIndex.sorted(data.webhook_endpoints, newestFirst),
+      events: ResourceIndex.sorted(data.events, newestFirst),
+    });
+  }
+
+  static fromPrebuilt(name: AccountName, lists: PrebuiltAccount, seed: string): AccountStore {
+    const indexes = {} as Record<Collection, ResourceIndex<Listable>>;
+    for (const collection of COLLECTIONS) indexes[collection] = ResourceIndex.prebuilt(lists[collection]);
+    return new AccountStore(name, seed, indexes as unknown as Indexes);
+  }
+
+  toPrebuilt(): PrebuiltAccount<PrebuiltListText> {
+    const lists = {} as PrebuiltAccount<PrebuiltListText>;
+    for (const collection of COLLECTIONS) lists[collection] = (this[collection] as ResourceIndex<Listable>).toPrebuilt();
+    return lists;
   }
 }
 
@@ -155,26 +267,50 @@ export class SampleStore {
   readonly seed: string;
   readonly accounts: Readonly<Record<AccountName, AccountStore>>;
 
-  constructor(data: SampleData) {
-    this.seed = data.seed;
-    this.accounts = {
-      A: new AccountStore('A', data.accounts.A, data.seed),
-      B: new AccountStore('B', data.accounts.B, data.seed),
-    };
+  private constructor(seed: string, accounts: Record<AccountName, AccountStore>) {
+    this.seed = seed;
+    this.accounts = accounts;
+  }
+
+  static fromData(data: SampleData): SampleStore {
+    return new SampleStore(data.seed, {
+      A: AccountStore.fromData('A', data.accounts.A, data.seed),
+      B: AccountStore.fromData('B', data.accounts.B, data.seed),
+    });
+  }
+
+  static fromPrebuilt(prebuilt: PrebuiltSampleData): SampleStore {
+    return new SampleStore(prebuilt.seed, {
+      A: AccountStore.fromPrebuilt('A', prebuilt.accounts.A, prebuilt.seed),
+      B: AccountStore.fromPrebuilt('B', prebuilt.accounts.B, prebuilt.seed),
+    });
+  }
+
+  /** The form the build writes for the default seed (scripts/prebuilt-data.mjs). */
+  toPrebuilt(): PrebuiltSampleData<PrebuiltListText> {
+    return { seed: this.seed, accounts: { A: this.accounts.A.toPrebuilt(), B: this.accounts.B.toPrebuilt() } };
   }
 }
 
-const stores = new Map<string, SampleStore>();
+const stores = new Map<string, SampleStore | Promise<SampleStore>>();
 
 /**
- * The sample store of a seed, generated on first use and kept for the life of the process or
- * isolate: generation is deterministic, so every instance builds the same bytes.
+ * The sample store of a seed, kept for the life of the process or isolate. The default seed's
+ * comes prebuilt with the bundle when there is one (#prebuilt-sample-data): at hand at once, with
+ * neither the generator nor faker loaded. Any other seed, or the sources run without a build,
+ * loads the generator on first use: a promise, settled once the data is generated.
  */
-export function sampleStore(seed: string): SampleStore {
+export function sampleStore(seed: string): SampleStore | Promise<SampleStore> {
   let store = stores.get(seed);
-  if (!store) {
-    store = new SampleStore(generateSampleData(seed));
+  if (store === undefined) {
+    store =
+      PREBUILT_SAMPLE_DATA?.seed === seed
+        ? SampleStore.fromPrebuilt(PREBUILT_SAMPLE_DATA)
+        : import('./generated-store.js').then(({ generatedStore }) => generatedStore(seed));
     stores.set(seed, store);
+    // Once generated, the store itself is kept; a failure (never expected) answers each request
+    // with a 500 through the app, not a crash of the process.
+    if (store instanceof Promise) store.then((ready) => stores.set(seed, ready)).catch(() => stores.delete(seed));
   }
   return store;
 }

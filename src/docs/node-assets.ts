@@ -1,4 +1,4 @@
-// Swagger UI's files on Node: from `docs-assets` beside the running bundle (dist/docs-assets,
+// Swagger UI's files on Node: from `docs-assets` by the running bundle (dist/docs-assets,
 // laid out by scripts/docs-assets.mjs, for `node dist/server.js` and the published package),
 // else from node_modules/swagger-ui-dist (running the sources with tsx). Read on first use.
 import { existsSync } from 'node:fs';
@@ -9,8 +9,12 @@ import { fileURLToPath } from 'node:url';
 import type { DocsAssets } from './assets.js';
 
 function assetsDirectory(): string | undefined {
-  const besideBundle = fileURLToPath(new URL('./docs-assets', import.meta.url));
-  if (existsSync(besideBundle)) return besideBundle;
+  // The bundle is dist/server.js, dist/app.js or a chunk of dist/chunks/: dist/docs-assets is
+  // beside it or one level up.
+  for (const path of ['./docs-assets', '../docs-assets']) {
+    const besideBundle = fileURLToPath(new URL(path, import.meta.url));
+    if (existsSync(besideBundle)) return besideBundle;
+  }
   try {
     return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   } catch {

@@ -18,8 +18,8 @@ export interface DocsOptions {
   respond: Responder;
   /** The RateLimit-Policy value, which every response carries (reference, "Limits"). */
   rateLimitPolicy: string;
-  /** The account whose records are the document's examples. */
-  account: AccountStore;
+  /** The account whose records are the document's examples (once the sample data is loaded). */
+  account: () => AccountStore;
   assets: DocsAssets | undefined;
 }
 
@@ -27,7 +27,7 @@ export function registerDocs(app: Hono<SandboxEnv>, { respond, rateLimitPolicy, 
   // Built on first use (tens of milliseconds) and kept; `servers` is the origin of each request.
   let documentText: string | undefined;
   app.get('/openapi.json', (c) => {
-    documentText ??= JSON.stringify(buildOpenApiDocument(account));
+    documentText ??= JSON.stringify(buildOpenApiDocument(account()));
     const servers = JSON.stringify([{ url: new URL(c.req.url).origin, description: 'This sandbox' }]);
     return respond(c, 200, `${documentText.slice(0, -1)},"servers":${servers}}`, CORS_HEADERS);
   });

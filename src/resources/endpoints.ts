@@ -3,6 +3,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { Scope } from '../auth/scopes.js';
 import { PageCache } from '../data/page-cache.js';
+import type { Collection } from '../data/prebuilt.js';
 import type { AccountStore, ResourceIndex } from '../data/store.js';
 import { ApiError, resourceMissing } from '../errors.js';
 import { defineEndpoint, type Endpoint } from '../http/endpoint.js';
@@ -10,17 +11,7 @@ import { quoted } from '../http/messages.js';
 import { ID_PREFIXES, listSchema, type ObjectType, objectWords } from '../schemas/common.js';
 import { listQuery, PAGE_SIZE_DEFAULT } from '../schemas/query.js';
 
-/** The account indexes that can be listed, by the name of the collection. */
-export type Collection =
-  | 'clients'
-  | 'sites'
-  | 'waste_profiles'
-  | 'jobs'
-  | 'containers'
-  | 'manifests'
-  | 'invoices'
-  | 'webhook_endpoints'
-  | 'events';
+export type { Collection } from '../data/prebuilt.js';
 
 /**
  * One cache of built pages for every list, so the whole stays within 4 MiB and 2,048 pages

@@ -7,9 +7,12 @@ import { defineProject } from 'vitest/config';
 
 const wranglerConfig = fileURLToPath(new URL('../../wrangler.toml', import.meta.url));
 
-// wrangler.toml's [assets] directory must exist before the Worker starts; wrangler's [build]
-// command lays it out, but the test pool does not run it. A fresh clone's `npm test` then works.
-execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/docs-assets.mjs', import.meta.url))], { stdio: 'inherit' });
+// wrangler.toml's [assets] directory and the prebuilt sample data (`#prebuilt-sample-data`, the
+// Worker's default seed) must exist before the Worker starts; wrangler's [build] command lays
+// them out, but the test pool does not run it. A fresh clone's `npm test` then works.
+for (const script of ['prebuilt-data.mjs', 'docs-assets.mjs']) {
+  execFileSync(process.execPath, [fileURLToPath(new URL(`../../scripts/${script}`, import.meta.url))], { stdio: 'inherit' });
+}
 
 export default defineProject({
   plugins: [
