@@ -24,7 +24,7 @@ const OUTPUTS = [
   'dist/cli.js',
   'dist/index.js',
   'dist/app.js',
-  'dist/prebuilt/default-seed.txt',
+  'dist/prebuilt/default-seed.bin',
   'dist/docs-assets/swagger-ui-bundle.js',
 ];
 

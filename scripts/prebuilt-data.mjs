@@ -1,5 +1,5 @@
 // Writes dist/prebuilt/: the default seed's sample data in the form the store serves
-// (src/data/prebuilt.ts), which the Node bundles (node.js + default-seed.txt) and the Worker
+// (src/data/prebuilt.ts), which the Node bundles (node.js + default-seed.bin) and the Worker
 // (worker.js) import as `#prebuilt-sample-data` (package.json "imports") instead of running the
 // generator. Run by `npm run build`, by wrangler's [build] and by the workerd tests' setup.
 //

@@ -174,6 +174,10 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     return respond(c, outcome.response.status, outcome.response.body, outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined);
   }
 
+  // Hono builds its router on the first match: build it now, at start-up, rather than in the
+  // first request (on Workers, the first request's CPU time is what the plan limits).
+  app.router.match('GET', '/health');
+
   if (loading instanceof Promise) {
     // Requests that arrive while a seed's data is generated wait for it; then none waits again.
     const dispatch = app.fetch;

@@ -6,11 +6,20 @@ import { DEFAULT_RATE_LIMIT } from './config.js';
 import { ApiError, errorBody } from './errors.js';
 import { CORS_HEADERS } from './http/reply.js';
 import { newRequestId } from './http/request-id.js';
+import { env } from 'cloudflare:workers';
 import { appFor } from './worker/apps.js';
 import type { WorkerEnv } from './worker/env.js';
 
 export { IdempotencyObject } from './worker/idempotency-object.js';
 export { RateLimitObject } from './worker/rate-limit-object.js';
+
+// The app of the deployed configuration is built while the isolate starts (the global scope has
+// its own time limit), so the first request pays only for itself: with the default seed's data
+// prebuilt, building it generates nothing. A configuration that cannot be used is reported by
+// the first request instead (configurationError below).
+try {
+  appFor(env as unknown as WorkerEnv);
+} catch {}
 
 export default {
   fetch(request, env, ctx) {

@@ -7,12 +7,12 @@ import { PUBLIC_KEY } from './scenarios.mjs';
 const POLL_INTERVAL_MS = 5;
 const START_DEADLINE_MS = 60_000;
 
-/** `node dist/server.js` on a free port; `since` is the moment of the spawn. */
-async function spawnSandbox(root) {
+/** `node <script>` (dist/server.js by default) on a free port; `since` is the moment of the spawn. */
+async function spawnSandbox(root, script = 'dist/server.js') {
   const port = await freePort();
   const since = performance.now();
   const env = { ...process.env, PORT: String(port), HOST, SANDBOX_RATE_LIMIT: 'off' };
-  const child = spawnTracked(process.execPath, ['dist/server.js'], { cwd: root, env });
+  const child = spawnTracked(process.execPath, [script], { cwd: root, env });
   return { child, port, since };
 }
 
@@ -25,7 +25,7 @@ async function timeToFirstOk({ child, port, since }, path) {
   let last = 'no answer';
   while (performance.now() - since < START_DEADLINE_MS) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`node dist/server.js exited (${child.signalCode ?? `code ${child.exitCode}`}):\n${child.output.trim()}`);
+      throw new Error(`the server exited (${child.signalCode ?? `code ${child.exitCode}`}):\n${child.output.trim()}`);
     }
     try {
       const response = await send(port, { path, headers }, 2000);
@@ -46,9 +46,12 @@ export async function startSandbox(root) {
   return sandbox;
 }
 
-/** One cold start: a fresh process on a free port, timed from spawn to the first 200 of `path`. */
-export async function coldStart(root, path) {
-  const sandbox = await spawnSandbox(root);
+/**
+ * One cold start: a fresh process on a free port, timed from spawn to the first 200 of `path`.
+ * `script` is the sandbox's dist/server.js, or the bare server of the comparison.
+ */
+export async function coldStart(root, path, script = 'dist/server.js') {
+  const sandbox = await spawnSandbox(root, script);
   try {
     return await timeToFirstOk(sandbox, path);
   } finally {

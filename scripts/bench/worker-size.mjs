@@ -1,5 +1,6 @@
-// The Worker bundle's gzip size, measured as wrangler reports it (all modules, gzip at the default
-// level), against the 1 MiB limit of Workers' free plan. Returns { na: reason } when there is no bundle.
+// The Worker bundle's gzip size, measured as wrangler reports it (all modules, the prebuilt data's
+// Data module included, gzip at the default level), against the 3 MiB limit of Workers' Free plan.
+// Returns { na: reason } when there is no bundle.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -39,7 +40,7 @@ function builtModules(root, since) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true })
     .map(String)
-    .filter((name) => /\.(m?js)$/.test(name))
+    .filter((name) => /\.(m?js|bin)$/.test(name))
     .map((name) => join(dir, name))
     .filter((path) => statSync(path).mtimeMs >= since - 1000)
     .sort();
@@ -57,7 +58,7 @@ export async function workerBundleSize(root, timeoutMs = 180_000) {
   if (code === 'timeout') return { na: `npm run worker:build took over ${timeoutMs / 1000} s` };
   if (code !== 0) return { na: `npm run worker:build failed: ${reasonOf(child.output)}` };
   const files = builtModules(root, since);
-  if (files.length === 0) return { na: `npm run worker:build wrote no .js to ${OUT_DIR}` };
+  if (files.length === 0) return { na: `npm run worker:build wrote no modules to ${OUT_DIR}` };
   const bundle = Buffer.concat(files.map((path) => readFileSync(path)));
   return { files: files.map((path) => relative(root, path)), rawBytes: bundle.length, gzipBytes: gzipSync(bundle).length };
 }

@@ -2,8 +2,7 @@
 // what the store serves, ready to use. Per account and collection, the records' JSON exactly as
 // served, in list order, as one JSON array, and where each record ends in its UTF-8 bytes. The
 // store parses each array on first use and serves views into its bytes: no generator, no faker,
-// no sort, no serialising at start-up (src/data/store.ts, ResourceIndex.prebuilt). On Node the
-// bytes come from a file beside the bundle; on Workers from the bundle itself.
+// no sort, no serialising at start-up (src/data/store.ts, ResourceIndex.prebuilt).
 import type { AccountData, AccountName } from './dataset.js';
 
 /** The account indexes, by the name of the collection (the path segment of its list). */
@@ -43,8 +42,9 @@ export interface PrebuiltSampleData<L = PrebuiltList> {
 export type PrebuiltAccount<L = PrebuiltList> = Record<Collection, L>;
 
 /**
- * The lists of the Node form: one file of UTF-8 bytes, every list's JSON one after the other, and
- * per list its byte range. Bytes are served as views into the file; text is decoded on first use.
+ * The Node form: one file of UTF-8 bytes, every list's JSON one after the other, read beside the
+ * bundle, and per list its byte range. Bytes are served as views into the file; each list's
+ * text is decoded and parsed on first use.
  */
 export interface PrebuiltLayout {
   seed: string;
@@ -70,7 +70,11 @@ export function fromLayout(layout: PrebuiltLayout, file: Uint8Array<ArrayBuffer>
   });
 }
 
-/** The lists of the module form (Workers: no file system), encoded on first use. */
+/**
+ * The module form, for Workers: each list's JSON as a string of the bundle, encoded on first
+ * use. (A Data module of the bytes would spare the encoding, but the workerd test pool cannot
+ * load one from dist/.)
+ */
 export function fromTexts(data: PrebuiltSampleData<PrebuiltListText>): PrebuiltSampleData {
   const encoder = new TextEncoder();
   return eachList(data.seed, (account, collection) => {

@@ -6,12 +6,12 @@ import { DEFAULT_SEED } from '../dataset.js';
 import { generatedStore } from '../generated-store.js';
 import { COLLECTIONS, type PrebuiltLayout } from '../prebuilt.js';
 
-export const DATA_FILE = 'default-seed.txt';
+export const DATA_FILE = 'default-seed.bin';
 
 export interface PrebuiltFiles {
   /** dist/prebuilt/node.js */
   nodeModule: string;
-  /** dist/prebuilt/default-seed.txt: every list's JSON, one after the other. */
+  /** dist/prebuilt/default-seed.bin: every list's JSON, one after the other (UTF-8). */
   data: Uint8Array;
   /** dist/prebuilt/worker.js */
   workerModule: string;
@@ -65,6 +65,7 @@ const data = readData();
 export const PREBUILT_SAMPLE_DATA = data === undefined ? undefined : fromLayout(LAYOUT, data);
 `;
   const workerModule = `${HEADER}
+// A Worker has no file system: the lists are strings of the bundle, encoded on first use.
 import { fromTexts } from ${JSON.stringify(helpers)};
 
 export const PREBUILT_SAMPLE_DATA = fromTexts(${JSON.stringify(prebuilt)});
