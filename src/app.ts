@@ -132,6 +132,8 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
 
   function authorize(c: Context<SandboxEnv>, next: Next, authorization: string | undefined) {
     const key = authenticate(authorization, keys);
+    // A Response returned by middleware becomes the answer (hono/compose); returned, not thrown.
+    if (key instanceof ApiError) return errorResponse(respond, c, key) as unknown as Promise<void>;
     c.set('key', key);
     c.set('account', (store as SampleStore).accounts[key.account]);
     const simulate = c.req.header('Sandbox-Simulate');

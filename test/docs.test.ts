@@ -97,4 +97,10 @@ describe('/docs', () => {
     const withoutAssets = await call(testApp(), '/docs/swagger-ui.css', { key: null });
     expect(withoutAssets.status).toBe(404);
   });
+
+  it('leave Hono on its RegExpRouter: a parameter route beside /docs/… would move every route to TrieRouter', async () => {
+    const sandbox = testApp();
+    await call(sandbox, '/health', { key: null });
+    expect(sandbox.router.name).toBe('SmartRouter + RegExpRouter');
+  });
 });

@@ -12,7 +12,3 @@ export type DocsAssetName = keyof typeof DOCS_ASSETS;
 
 /** The bytes (or stream) of one asset; undefined when it cannot be found. */
 export type DocsAssets = (name: DocsAssetName) => Promise<BodyInit | undefined>;
-
-export function isDocsAsset(name: string): name is DocsAssetName {
-  return Object.hasOwn(DOCS_ASSETS, name);
-}
