@@ -286,7 +286,7 @@ function otherRows(cold, heap, worker, workers) {
     [`bare @hono/node-server, the same (${cold.runs} runs)`, `${formatSpread(cold.bare, formatMs)} ms`],
     [`cold start to first 200 of GET /health (${cold.runs} runs)`, `${formatSpread(cold.health, formatMs)} ms`],
     ['heap + array buffers before the sample data (code loaded)', formatMiB(heap.heapBeforeLoad)],
-    ['heap + array buffers after createApp + one request', formatMiB(heap.heapAfterLoad)],
+    ['heap + array buffers after createApp + a request to every list', formatMiB(heap.heapAfterLoad)],
     ['heap + array buffers of the sample data (difference)', formatMiB(heap.heapAfterLoad - heap.heapBeforeLoad)],
     [`idempotency run: POST /v1/jobs for ${heap.seconds} s, requests sent`, String(load.sent)],
     ['idempotency run: answers', `${statuses}; ${load.errors ?? 0} errors`],

@@ -12,7 +12,18 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBase62(32)}`;
 }
 
-/** ISO 8601 UTC to the second, like every sample timestamp. */
+let lastTime = Number.NaN;
+let lastText = '';
+
+/**
+ * ISO 8601 UTC to the second, like every sample timestamp. A write stamps two or three fields
+ * with the same clock reading: the text of the last one is kept rather than formatted again.
+ */
 export function timestamp(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const time = date.getTime();
+  if (time !== lastTime) {
+    lastTime = time;
+    lastText = date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return lastText;
 }
