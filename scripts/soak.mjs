@@ -12,7 +12,8 @@
 //                                     distinct list queries); fails if RSS grows over 64 MiB
 //   npm run soak -- --no-build        reuse dist/
 //   SOAK_NODE_FLAGS="--max-semi-space-size=4" npm run soak -- --floods
-//                                     V8 flags for the served process, to compare memory
+//                                     V8 flags for the served process (default: those of
+//                                     `npm start`, --max-semi-space-size=8), to compare memory
 import { spawnSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -57,6 +58,13 @@ const KEYS = Array.from({ length: 48 }, (_, index) => `svc_test_soak_${String(in
 const OTHER = 'svc_test_soak_other';
 const BURST = 'svc_test_soak_burst';
 const KEY_TABLE = [...KEYS, BURST].map((key) => ({ key, account: 'A', scopes: '*' })).concat([{ key: OTHER, account: 'B', scopes: '*' }]);
+
+/**
+ * The V8 flags `npm start` runs the server with (package.json): a young generation of 2 x 8 MiB
+ * rather than V8's 2 x 16 MiB keeps RSS within 64 MiB of its start under 90 s of floods
+ * (+50 MiB, against +79 MiB with V8's defaults, the same requests served).
+ */
+const NPM_START_FLAGS = '--max-semi-space-size=8';
 
 async function buildAll() {
   if (!flags['no-build']) {
@@ -332,7 +340,7 @@ async function main() {
   const host = forkTracked(
     `${root}scripts/soak/host.mjs`,
     [JSON.stringify({ rateLimit: RATE_LIMIT, keys: KEY_TABLE, idempotencyTtlMs: IDEMPOTENCY_TTL_MS })],
-    { execArgv: ['--expose-gc', ...(process.env.SOAK_NODE_FLAGS ? process.env.SOAK_NODE_FLAGS.split(' ') : [])], cwd: root },
+    { execArgv: ['--expose-gc', ...(process.env.SOAK_NODE_FLAGS ?? NPM_START_FLAGS).split(' ').filter(Boolean)], cwd: root },
   );
   const ready = await nextMessage(host, 'ready', 60_000, 'soak host');
   port = ready.port;
