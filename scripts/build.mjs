@@ -90,7 +90,8 @@ const [entries] = await Promise.all([
   build({
     ...nodeBundle,
     stdin: {
-      contents: "export { createApp } from './src/app.ts';\nexport { readConfig } from './src/config.ts';\n",
+      contents:
+        "export { createApp } from './src/app.ts';\nexport { readConfig } from './src/config.ts';\nexport { COLLECTIONS } from './src/data/prebuilt.ts';\n",
       resolveDir: root,
       sourcefile: 'bench-app-entry.ts',
       loader: 'ts',

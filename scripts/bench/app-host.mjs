@@ -4,7 +4,7 @@
 // Protocol: child sends {type:'ready', port, heapBeforeLoad, heapAfterLoad}; parent sends
 // {type:'heap'} and the child answers {type:'heap', heapUsed, keyed, distinctKeys, replayed}.
 import { serve } from '@hono/node-server';
-import { createApp, readConfig } from '../../dist/app.js';
+import { COLLECTIONS, createApp, readConfig } from '../../dist/app.js';
 
 const KEY_PREFIX = process.argv[2] ?? 'bench-';
 
@@ -56,17 +56,7 @@ async function main() {
   // A request to every list in both accounts, so that everything generated or parsed on first
   // use (the prebuilt lists are parsed when first read) is in the figure too.
   for (const key of ['svc_test_sandbox_public', 'svc_test_sandbox_other']) {
-    for (const list of [
-      'clients',
-      'sites',
-      'waste_profiles',
-      'jobs',
-      'containers',
-      'manifests',
-      'invoices',
-      'webhook_endpoints',
-      'events',
-    ]) {
+    for (const list of COLLECTIONS) {
       const probe = await app.request(`/v1/${list}?limit=1`, { headers: { Authorization: `Bearer ${key}` } });
       if (probe.status !== 200) throw new Error(`GET /v1/${list}?limit=1 answered ${probe.status}: ${await probe.text()}`);
       await probe.arrayBuffer();
