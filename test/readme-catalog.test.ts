@@ -1,6 +1,7 @@
 // The README quotes sample IDs for docs and CI; this keeps every quoted ID true to the data.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { COLLECTIONS } from '../src/data/prebuilt.js';
 import { CLIENT_KINDS } from '../src/resources/clients/schema.js';
 import { CONTAINER_STATUSES, STORAGE_STATUSES } from '../src/resources/containers/schema.js';
 import { EVENT_TYPES } from '../src/resources/events/types.js';
@@ -34,17 +35,7 @@ const rows = [...readme.matchAll(/^\| (\w+)( \(account B\))? \| ([^|]+) \| `(\w+
 describe('the README catalog', () => {
   it('lists an ID for every resource', () => {
     const resources = new Set(rows.map((row) => row.resource));
-    for (const resource of [
-      'clients',
-      'sites',
-      'waste_profiles',
-      'jobs',
-      'containers',
-      'manifests',
-      'invoices',
-      'webhook_endpoints',
-      'events',
-    ]) {
+    for (const resource of COLLECTIONS) {
       expect(resources, resource).toContain(resource);
     }
   });

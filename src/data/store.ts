@@ -190,6 +190,11 @@ export function soonestFirst(a: Job, b: Job): number {
   return 0;
 }
 
+/** The reference's list order: newest first, except jobs, which are soonest first. */
+function listOrder(collection: Collection): (a: Listable, b: Listable) => number {
+  return (collection === 'jobs' ? soonestFirst : newestFirst) as (a: Listable, b: Listable) => number;
+}
+
 type Indexes = { [C in Collection]: ResourceIndex<CollectionRecord<C>> };
 
 export class AccountStore implements Indexes {
@@ -236,24 +241,19 @@ export class AccountStore implements Indexes {
     return this.#containersByJob;
   }
 
+  /** One index per collection, each made by `index`. */
+  static #build(name: AccountName, seed: string, index: (collection: Collection) => ResourceIndex<Listable>): AccountStore {
+    const indexes = {} as Record<Collection, ResourceIndex<Listable>>;
+    for (const collection of COLLECTIONS) indexes[collection] = index(collection);
+    return new AccountStore(name, seed, indexes as unknown as Indexes);
+  }
+
   static fromData(name: AccountName, data: AccountData, seed: string): AccountStore {
-    return new AccountStore(name, seed, {
-      clients: ResourceIndex.sorted(data.clients, newestFirst),
-      sites: ResourceIndex.sorted(data.sites, newestFirst),
-      waste_profiles: ResourceIndex.sorted(data.waste_profiles, newestFirst),
-      jobs: ResourceIndex.sorted(data.jobs, soonestFirst),
-      containers: ResourceIndex.sorted(data.containers, newestFirst),
-      manifests: ResourceIndex.sorted(data.manifests, newestFirst),
-      invoices: ResourceIndex.sorted(data.invoices, newestFirst),
-      webhook_endpoints: ResourceIndex.sorted(data.webhook_endpoints, newestFirst),
-      events: ResourceIndex.sorted(data.events, newestFirst),
-    });
+    return AccountStore.#build(name, seed, (collection) => ResourceIndex.sorted<Listable>(data[collection], listOrder(collection)));
   }
 
   static fromPrebuilt(name: AccountName, lists: PrebuiltAccount, seed: string): AccountStore {
-    const indexes = {} as Record<Collection, ResourceIndex<Listable>>;
-    for (const collection of COLLECTIONS) indexes[collection] = ResourceIndex.prebuilt(lists[collection]);
-    return new AccountStore(name, seed, indexes as unknown as Indexes);
+    return AccountStore.#build(name, seed, (collection) => ResourceIndex.prebuilt(lists[collection]));
   }
 
   toPrebuilt(): PrebuiltAccount<PrebuiltListText> {

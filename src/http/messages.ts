@@ -86,7 +86,7 @@ function isSwap(a: string, b: string): boolean {
 
 export function didYouMean(sent: unknown, choices: readonly string[] | undefined): string {
   const choice = choices === undefined ? undefined : closestChoice(sent, choices);
-  return choice === undefined ? '' : ` Did you mean ${typeof sent === 'string' && /^[\w.*-]+$/.test(choice) ? quoted(choice) : choice}?`;
+  return choice === undefined ? '' : ` Did you mean ${quoted(choice)}?`;
 }
 
 /** "a, b or c" */
@@ -98,7 +98,6 @@ export function listOf(values: readonly unknown[]): string {
 const TYPE_WORDS: Record<string, string> = {
   string: 'must be a string',
   number: 'must be a number',
-  int: 'must be a whole number',
   boolean: 'must be true or false',
   object: 'must be an object',
   array: 'must be an array',
@@ -152,9 +151,8 @@ export function expectation(issue: Issue, sent: unknown): string {
       return sizeWords(issue);
     case 'not_multiple_of':
       return `must be a multiple of ${String(issue.divisor)}`;
-    case 'custom':
-      return issue.message;
     default:
+      // Also a refinement without a "must" message of its own: its text is the library's.
       return 'is not a value this field takes';
   }
 }
