@@ -15,6 +15,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/workers/**', 'node_modules/**'],
           environment: 'node',
+          globalSetup: ['test/global-build.ts'],
           testTimeout: 30_000,
         },
       },

@@ -11,6 +11,7 @@ import { registerDocs } from './docs/routes.js';
 import { ApiError, errorBody } from './errors.js';
 import { authenticate, requireScope } from './http/auth.js';
 import { readJsonObject } from './http/body.js';
+import { CLOCK_HEADER, checkClockHeader, clockOf } from './http/clock.js';
 import type { Endpoint, Reply } from './http/endpoint.js';
 import { didYouMean, listOf, quoted } from './http/messages.js';
 import { PathMatcher } from './http/endpoint.js';
@@ -18,7 +19,6 @@ import type { SandboxEnv } from './http/env.js';
 import { withIdempotency } from './http/idempotency.js';
 import { readQuery } from './http/query.js';
 import { CORS_HEADERS, errorResponse, responder } from './http/reply.js';
-import { requestId } from './http/request-id.js';
 import { parseOrThrow } from './http/validation.js';
 import { MemoryIdempotencyStore } from './idempotency/memory-store.js';
 import type { IdempotencyStore, StoredResponse } from './idempotency/store.js';
@@ -33,7 +33,7 @@ export interface AppServices {
   rateLimiter?: RateLimiter | null;
   /** The client's address, for rate-limit buckets (the socket on Node, CF-Connecting-IP on Workers). */
   clientAddress?: (c: Context<SandboxEnv>) => string;
-  /** The real clock; tests may fix it. */
+  /** The running clock, when the clock is not pinned (config.clock, Sandbox-Clock); tests may fix it. */
   now?: () => Date;
   /** Swagger UI's files for /docs; without them /docs renders nothing (src/docs/assets.ts). */
   docsAssets?: DocsAssets;
@@ -57,9 +57,9 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
         ? null
         : new TokenBucketLimiter({ perSecond: config.rateLimit });
   const clientAddress = services.clientAddress ?? (() => 'unknown');
-  const now = services.now ?? (() => new Date());
+  const mintOf = clockOf(config.seed, config.clock, services.now ?? (() => new Date()));
   const policy = `${config.rateLimit ?? DEFAULT_RATE_LIMIT};w=1`;
-  const respond = responder(policy);
+  const respond = responder(policy, mintOf);
   const paths = new PathMatcher(ENDPOINTS);
 
   const app = new Hono<SandboxEnv>();
@@ -67,7 +67,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(respond, c, error);
     // A real fault: log it for the operator, tell the client only that it may retry.
-    console.error(`[${requestId(c)}] ${c.req.method} ${c.req.path}:`, error);
+    console.error(`[${respond.requestId(c)}] ${c.req.method} ${c.req.path}:`, error);
     return errorResponse(
       respond,
       c,
@@ -106,9 +106,9 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
       headers: {
         ...CORS_HEADERS,
         'RateLimit-Policy': policy,
-        'Request-Id': requestId(c),
+        'Request-Id': respond.requestId(c),
         'Access-Control-Allow-Methods': (allowed.length > 0 ? allowed : ['GET', 'POST', 'PATCH', 'DELETE']).join(', '),
-        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Sandbox-Simulate',
+        'Access-Control-Allow-Headers': `Authorization, Content-Type, Idempotency-Key, Sandbox-Simulate, ${CLOCK_HEADER}`,
         'Access-Control-Max-Age': '600',
       },
     });
@@ -136,6 +136,8 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     if (key instanceof ApiError) return errorResponse(respond, c, key) as unknown as Promise<void>;
     c.set('key', key);
     c.set('account', (store as SampleStore).accounts[key.account]);
+    // The clock first: a simulated failure's request ID is derived when the clock is pinned.
+    if (c.req.header(CLOCK_HEADER) !== undefined) checkClockHeader(c);
     const simulate = c.req.header('Sandbox-Simulate');
     if (simulate !== undefined) simulateFailure(simulate);
     return next();
@@ -150,13 +152,15 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     requireScope(key, endpoint.scope);
     const rawQuery = readQuery(c.req.url);
     const rawBody = endpoint.body === undefined ? undefined : await readJsonObject(c.req.raw);
+    const mint = mintOf(c);
+    if (mint.pinned !== undefined) c.set('body', rawBody);
 
     const run = async (): Promise<Reply> => {
       // Most reads carry no query: skip the parse rather than validate an empty object.
       const query = rawQuery === null && endpoint.query === undefined ? {} : parseOrThrow(endpoint.query ?? EmptyQuery, rawQuery ?? {});
       const body =
         endpoint.body === undefined ? undefined : parseOrThrow(endpoint.body, rawBody, { readonlyFields: endpoint.readonlyFields ?? [] });
-      return endpoint.handle({ c, account: c.get('account'), id: c.req.param('id') ?? '', query, body, now: now() });
+      return endpoint.handle({ c, account: c.get('account'), id: c.req.param('id') ?? '', query, body, now: mint.now, mint });
     };
 
     const idempotencyKey = endpoint.idempotent ? c.req.header('Idempotency-Key') : undefined;
@@ -171,7 +175,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
         const result = await run();
         return { status: result.status, body: typeof result.json === 'string' ? result.json : textDecoder.decode(result.json) };
       },
-      (error) => ({ status: error.status, body: errorBody(error, requestId(c)) }),
+      (error) => ({ status: error.status, body: errorBody(error, respond.requestId(c)) }),
     );
     return respond(c, outcome.response.status, outcome.response.body, outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined);
   }

@@ -1,4 +1,5 @@
 import { DEFAULT_KEYS, parseKeyTable, type ApiKey } from './auth/keys.js';
+import { parsePinnedTime, pinnedTimeRule } from './clock/pinned-time.js';
 import { DEFAULT_SEED } from './data/dataset.js';
 
 /** The sandbox policy of SANDBOX.md: 25 requests a second per key and client address. */
@@ -9,6 +10,8 @@ export interface SandboxConfig {
   keys: readonly ApiKey[];
   /** Requests per second per key and client address; null when switched off. */
   rateLimit: number | null;
+  /** The pinned clock of every answer (SANDBOX.md, "Pinned clock"); null: the clock runs. */
+  clock: Date | null;
 }
 
 export interface ConfigSources {
@@ -16,6 +19,8 @@ export interface ConfigSources {
   SANDBOX_RATE_LIMIT?: string | undefined;
   /** JSON text of the key table (Node reads a file path into text before calling). */
   SANDBOX_KEYS?: string | undefined;
+  /** RFC 3339 UTC with seconds, as the API writes timestamps. */
+  SANDBOX_CLOCK?: string | undefined;
 }
 
 /** Reads the configuration shared by Node and Workers; throws on a value that cannot be used. */
@@ -24,7 +29,16 @@ export function readConfig(sources: ConfigSources): SandboxConfig {
     seed: sources.SANDBOX_SEED?.trim() || DEFAULT_SEED,
     keys: sources.SANDBOX_KEYS?.trim() ? parseKeyTable(sources.SANDBOX_KEYS) : DEFAULT_KEYS,
     rateLimit: parseRateLimit(sources.SANDBOX_RATE_LIMIT),
+    clock: parseClock(sources.SANDBOX_CLOCK),
   };
+}
+
+function parseClock(value: string | undefined): Date | null {
+  const text = value?.trim();
+  if (!text) return null;
+  const time = parsePinnedTime(text);
+  if (time === undefined) throw new Error(`SANDBOX_CLOCK ${pinnedTimeRule(value ?? '')}`);
+  return time;
 }
 
 function parseRateLimit(value: string | undefined): number | null {

@@ -20,6 +20,8 @@ import { readConfig } from '../src/config.js';
 import { ENDPOINTS } from '../src/resources/index.js';
 import { ID_PREFIXES } from '../src/schemas/common.js';
 import { JOBS_KEY, OTHER_KEY, PUBLIC_KEY, READONLY_KEY, REVOKED_KEY } from './helpers.js';
+import golden from './pinned-clock/script.golden.json';
+import { runScript } from './pinned-clock/script.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
@@ -392,6 +394,24 @@ describe('Node and workerd give the same answers', () => {
     await sameRead({ method: 'POST', path: '/v1/jobs', body: job, headers: { 'Idempotency-Key': 'k'.repeat(256) } });
   });
 });
+
+describe('with the clock pinned (Sandbox-Clock)', () => {
+  it('the script of test/pinned-clock answers the stored bytes on the deployed bundle, Request-Id included', async () => {
+    const answers = await runScript((request) => mf.dispatchFetch(request.url, requestInit(request)) as unknown as Promise<Response>);
+    // This Miniflare runs with a rate limit of its own (RATE_LIMIT above), which the policy states.
+    const expected = golden.map((answer) => ({ ...answer, headers: { ...answer.headers, 'ratelimit-policy': `${RATE_LIMIT};w=1` } }));
+    expect(answers).toEqual(expected);
+  });
+});
+
+/** A fetch Request as Miniflare's dispatchFetch takes it (its own Request class). */
+function requestInit(request: Request): Parameters<Miniflare['dispatchFetch']>[1] {
+  return {
+    method: request.method,
+    headers: [...request.headers],
+    ...(request.body === null ? {} : { body: request.body, duplex: 'half' }),
+  } as Parameters<Miniflare['dispatchFetch']>[1];
+}
 
 describe('with another seed (SANDBOX_SEED)', () => {
   it('Node and workerd still generate the same sample data', async () => {

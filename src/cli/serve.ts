@@ -18,6 +18,7 @@ export const SERVE_USAGE = `Serve flags (each with its environment variable):
   --seed TEXT         SANDBOX_SEED        seed of the sample data (default the published seed)
   --rate-limit N|off  SANDBOX_RATE_LIMIT  requests per second per key and address (default 25)
   --keys FILE|JSON    SANDBOX_KEYS        key table replacing the default one
+  --clock TIME        SANDBOX_CLOCK       pin the clock of every answer, e.g. 2026-03-02T17:00:00Z
   --log                                   one line per request: method, path, status, ms, request id
   --help, --version`;
 
@@ -65,6 +66,7 @@ export function serve(argv: readonly string[]): number | undefined {
       seed: { type: 'string' },
       'rate-limit': { type: 'string' },
       keys: { type: 'string' },
+      clock: { type: 'string' },
       log: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
@@ -86,6 +88,7 @@ export function serve(argv: readonly string[]): number | undefined {
       SANDBOX_SEED: flags.seed ?? process.env.SANDBOX_SEED,
       SANDBOX_RATE_LIMIT: flags['rate-limit'] ?? process.env.SANDBOX_RATE_LIMIT,
       SANDBOX_KEYS: keyTableText(flags.keys ?? process.env.SANDBOX_KEYS),
+      SANDBOX_CLOCK: flags.clock ?? process.env.SANDBOX_CLOCK,
     });
   } catch (error) {
     if (error instanceof UsageError) throw error;

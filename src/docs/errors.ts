@@ -14,7 +14,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     fix: 'Send the field. The operation\'s request body in <a href="/docs">the reference</a> lists what is required.',
   },
   parameter_invalid: {
-    when: 'A field or query parameter has a wrong type or a value outside what is allowed, is unknown, or cannot be changed by this endpoint; an ID (body reference or filter) has the prefix of another type; the body is not a JSON object or not sent as <code>application/json</code>; <code>limit</code> is outside 1 to 100; <code>starting_after</code> is not a record of the list; <code>Idempotency-Key</code> is longer than 255 characters. A body over 1 MiB gives this code with status 413. <code>param</code> names the field when one is at fault.',
+    when: 'A field or query parameter has a wrong type or a value outside what is allowed, is unknown, or cannot be changed by this endpoint; an ID (body reference or filter) has the prefix of another type; the body is not a JSON object or not sent as <code>application/json</code>; <code>limit</code> is outside 1 to 100; <code>starting_after</code> is not a record of the list; <code>Idempotency-Key</code> is longer than 255 characters; <code>Sandbox-Simulate</code> has an unknown value; <code>Sandbox-Clock</code> is not a UTC time written as the API writes them (<code>2026-03-02T17:00:00Z</code>: RFC 3339, seconds, <code>Z</code>). A body over 1 MiB gives this code with status 413. <code>param</code> names the field when one is at fault.',
     fix: 'Correct the value named by <code>param</code>: the message says what it takes, repeats what was sent and, when a known value is close, asks "Did you mean …?". Remove unknown fields.',
   },
   api_key_missing: {

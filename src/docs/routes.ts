@@ -4,7 +4,6 @@ import type { Context, Hono } from 'hono';
 import type { AccountStore } from '../data/store.js';
 import type { SandboxEnv } from '../http/env.js';
 import { CORS_HEADERS, type Responder } from '../http/reply.js';
-import { requestId } from '../http/request-id.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { DOCS_ASSETS, type DocsAssetName, type DocsAssets } from './assets.js';
 import { errorsPage } from './errors.js';
@@ -41,7 +40,7 @@ export function registerDocs(app: Hono<SandboxEnv>, { respond, rateLimitPolicy, 
         'X-Content-Type-Options': 'nosniff',
         'Cache-Control': 'public, max-age=300',
         'RateLimit-Policy': rateLimitPolicy,
-        'Request-Id': requestId(c),
+        'Request-Id': respond.requestId(c),
       },
     });
   app.get('/docs', (c) => file(c, referencePage(), HTML));

@@ -4,6 +4,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { Scope } from '../auth/scopes.js';
+import type { Mint } from '../clock/mint.js';
 import type { AccountStore } from '../data/store.js';
 import type { ErrorCode } from '../errors.js';
 import type { ObjectType } from '../schemas/common.js';
@@ -20,8 +21,10 @@ export interface HandlerInput<Query, Body> {
   id: string;
   query: Query;
   body: Body;
-  /** The real clock: responses to writes carry real timestamps (SANDBOX.md, "Nothing kept"). */
+  /** The answer's time: the real clock, or the pinned one (SANDBOX.md, "Nothing kept", "Pinned clock"). */
   now: Date;
+  /** New IDs and secrets: random, or derived from the request when the clock is pinned. */
+  mint: Mint;
 }
 
 export interface Reply {

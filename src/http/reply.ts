@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { type ApiError, errorBody } from '../errors.js';
+import type { MintOf } from './clock.js';
 import type { SandboxEnv } from './env.js';
 import { requestId } from './request-id.js';
 
@@ -12,12 +13,11 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Access-Control-Expose-Headers': EXPOSED_HEADERS,
 });
 
-export type Responder = (
-  c: Context<SandboxEnv>,
-  status: number,
-  json: string | Uint8Array<ArrayBuffer>,
-  extraHeaders?: Record<string, string>,
-) => Response;
+export interface Responder {
+  (c: Context<SandboxEnv>, status: number, json: string | Uint8Array<ArrayBuffer>, extraHeaders?: Record<string, string>): Response;
+  /** The request's ID, derived from the request when its clock is pinned. */
+  requestId(c: Context<SandboxEnv>): string;
+}
 
 /**
  * The one place responses are made, so no response can miss the common headers: the request
@@ -25,20 +25,26 @@ export type Responder = (
  * Requests without Origin (servers, CI, curl) skip the two CORS headers: on the hot path every
  * header costs, and only browsers read them.
  */
-export function responder(rateLimitPolicy: string): Responder {
+export function responder(rateLimitPolicy: string, mintOf: MintOf): Responder {
   const plain = Object.freeze({ 'Content-Type': 'application/json', 'RateLimit-Policy': rateLimitPolicy });
   const browser = Object.freeze({ ...plain, ...CORS_HEADERS });
-  return (c, status, json, extraHeaders) =>
+  // The mint first: with a pinned clock it derives the ID (src/http/request-id.ts).
+  const idOf = (c: Context<SandboxEnv>) => {
+    if (c.get('requestId') === undefined) mintOf(c);
+    return requestId(c);
+  };
+  const respond = (c: Context<SandboxEnv>, status: number, json: string | Uint8Array<ArrayBuffer>, extraHeaders?: Record<string, string>) =>
     new Response(json, {
       status,
       headers: {
         ...(c.req.header('Origin') === undefined ? plain : browser),
-        'Request-Id': requestId(c),
+        'Request-Id': idOf(c),
         ...extraHeaders,
       },
     });
+  return Object.assign(respond, { requestId: idOf });
 }
 
 export function errorResponse(respond: Responder, c: Context<SandboxEnv>, error: ApiError): Response {
-  return respond(c, error.status, errorBody(error, requestId(c)), error.headers);
+  return respond(c, error.status, errorBody(error, respond.requestId(c)), error.headers);
 }

@@ -56,6 +56,15 @@ const PARAMETERS: Json = {
     description: 'Sandbox only: forces a 429 rate_limited or a 500 api_error, to test retries.',
     schema: { type: 'string', enum: ['rate_limited', 'api_error'] },
   },
+  'Sandbox-Clock': {
+    name: 'Sandbox-Clock',
+    in: 'header',
+    required: false,
+    description:
+      'Sandbox only: pins the clock of this answer. Timestamps a write sets are this time, and new IDs, webhook secrets and the request ID are derived from the request (account, method, path, body, Idempotency-Key, time), so the same request gets the same answer. UTC, RFC 3339 with seconds, as the API writes times; anything else is a 400 parameter_invalid.',
+    schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$' },
+    example: '2026-03-02T17:00:00Z',
+  },
 };
 
 const DESCRIPTION = `The public sandbox of the Waste Operations API v1: every endpoint answered from deterministic sample data, with production's validation, scopes, idempotency and state rules. Writes are checked and answered, then dropped: nothing is kept.
@@ -151,7 +160,7 @@ function operationOf(endpoint: Endpoint, account: AccountStore): Json {
     });
   }
   if (endpoint.idempotent) parameters.push(ref('parameters', 'Idempotency-Key'));
-  parameters.push(ref('parameters', 'Sandbox-Simulate'));
+  parameters.push(ref('parameters', 'Sandbox-Simulate'), ref('parameters', 'Sandbox-Clock'));
 
   const successHeaders: Json = { ...COMMON_HEADERS };
   if (endpoint.idempotent) successHeaders['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');

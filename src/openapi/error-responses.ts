@@ -19,8 +19,8 @@ export function errorCasesOf(endpoint: Endpoint): Map<number, ErrorCase[]> {
   add(
     'parameter_invalid',
     endpoint.body !== undefined
-      ? 'a body field has a wrong type or value, is unknown or cannot be changed here; the body is not a JSON object'
-      : 'a query parameter is unknown or has a wrong value; Sandbox-Simulate has an unknown value',
+      ? 'a body field has a wrong type or value, is unknown or cannot be changed here; the body is not a JSON object; Sandbox-Simulate or Sandbox-Clock has a wrong value'
+      : 'a query parameter is unknown or has a wrong value; Sandbox-Simulate or Sandbox-Clock has a wrong value',
   );
   add('api_key_missing', 'no Authorization header, or Bearer without a key');
   add('api_key_invalid', 'a key the sandbox did not issue, a live key or a revoked key');

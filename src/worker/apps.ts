@@ -19,7 +19,7 @@ const apps = new Map<string, SandboxApp>();
 
 export function appFor(env: WorkerEnv): SandboxApp {
   const sources = configSources(env);
-  const cacheKey = JSON.stringify([sources.SANDBOX_SEED, sources.SANDBOX_RATE_LIMIT, sources.SANDBOX_KEYS]);
+  const cacheKey = JSON.stringify([sources.SANDBOX_SEED, sources.SANDBOX_RATE_LIMIT, sources.SANDBOX_KEYS, sources.SANDBOX_CLOCK]);
   let app = apps.get(cacheKey);
   if (app === undefined) {
     app = buildApp(env, sources);
@@ -53,5 +53,6 @@ function configSources(env: WorkerEnv): ConfigSources {
     SANDBOX_SEED: env.SANDBOX_SEED,
     SANDBOX_RATE_LIMIT: env.SANDBOX_RATE_LIMIT,
     SANDBOX_KEYS: typeof env.SANDBOX_KEYS === 'object' ? JSON.stringify(env.SANDBOX_KEYS) : env.SANDBOX_KEYS,
+    SANDBOX_CLOCK: env.SANDBOX_CLOCK,
   };
 }

@@ -11,6 +11,8 @@ export interface WorkerEnv {
    * parsed value instead of text, so the entry point accepts either.
    */
   SANDBOX_KEYS?: string | object;
+  /** Pins the clock of every answer: SANDBOX.md, "Pinned clock". */
+  SANDBOX_CLOCK?: string;
   /** One object per (API key, Idempotency-Key): SANDBOX.md, "Idempotency". */
   IDEMPOTENCY: DurableObjectNamespace<IdempotencyObject>;
   /** Swagger UI's files for /docs (wrangler.toml [assets], laid out by scripts/docs-assets.mjs). */

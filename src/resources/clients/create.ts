@@ -1,6 +1,6 @@
 import { defineEndpoint, reply } from '../../http/endpoint.js';
 import { mergeMetadata } from '../../schemas/input.js';
-import { newId, timestamp } from '../../schemas/new-records.js';
+import { timestamp } from '../../schemas/new-records.js';
 import { Client, CreateClientBody } from './schema.js';
 
 export const createClient = defineEndpoint({
@@ -12,10 +12,10 @@ export const createClient = defineEndpoint({
   body: CreateClientBody,
   idempotent: true,
   success: { status: 201, schema: Client, description: 'The new client' },
-  handle({ body, now }) {
+  handle({ body, now, mint }) {
     const at = timestamp(now);
     const client: Client = {
-      id: newId('client'),
+      id: mint.id('client'),
       object: 'client',
       name: body.name,
       kind: body.kind,

@@ -1,7 +1,7 @@
 import { ApiError } from '../../errors.js';
 import { defineEndpoint, reply } from '../../http/endpoint.js';
 import { mergeMetadata } from '../../schemas/input.js';
-import { newId, timestamp } from '../../schemas/new-records.js';
+import { timestamp } from '../../schemas/new-records.js';
 import { findRecord } from '../endpoints.js';
 import { CreateJobBody, Job } from './schema.js';
 import { statusForSchedule } from './transitions.js';
@@ -16,7 +16,7 @@ export const createJob = defineEndpoint({
   idempotent: true,
   success: { status: 201, schema: Job, description: 'The new job' },
   handlerErrors: [{ code: 'resource_missing', when: 'client or site names no record of the account' }],
-  handle({ account, body, now }) {
+  handle({ account, body, now, mint }) {
     findRecord(account, 'clients', 'client', body.client, 'client');
     const site = findRecord(account, 'sites', 'site', body.site, 'site');
     if (site.client !== body.client) {
@@ -29,7 +29,7 @@ export const createJob = defineEndpoint({
     const window = body.window ?? null;
     const at = timestamp(now);
     const job: Job = {
-      id: newId('job'),
+      id: mint.id('job'),
       object: 'job',
       type: body.type,
       client: body.client,

@@ -2,7 +2,7 @@ import { FACILITY_EPA_IDS, facilityByEpaId } from '../../data/facilities.js';
 import { ApiError, stateInvalid } from '../../errors.js';
 import { defineEndpoint, reply } from '../../http/endpoint.js';
 import { didYouMean, listOf, quoted } from '../../http/messages.js';
-import { newId, timestamp } from '../../schemas/new-records.js';
+import { timestamp } from '../../schemas/new-records.js';
 import { findRecord } from '../endpoints.js';
 import type { JobStatus } from '../jobs/schema.js';
 import { CreateManifestBody, Manifest } from './schema.js';
@@ -23,7 +23,7 @@ export const createManifest = defineEndpoint({
     { code: 'resource_missing', when: 'job names no job of the account' },
     { code: 'state_invalid', when: 'the job is a draft or cancelled, or neither its client nor its site has an EPA ID' },
   ],
-  handle({ account, body, now }) {
+  handle({ account, body, now, mint }) {
     const facility = facilityByEpaId(body.designated_facility);
     if (facility === undefined) {
       throw new ApiError('parameter_invalid', {
@@ -44,7 +44,7 @@ export const createManifest = defineEndpoint({
     }
     const at = timestamp(now);
     const manifest: Manifest = {
-      id: newId('manifest'),
+      id: mint.id('manifest'),
       object: 'manifest',
       job: job.id,
       manifest_tracking_number: null,

@@ -1,6 +1,6 @@
 import { defineEndpoint, reply } from '../../http/endpoint.js';
 import { mergeMetadata } from '../../schemas/input.js';
-import { newId, timestamp } from '../../schemas/new-records.js';
+import { timestamp } from '../../schemas/new-records.js';
 import { findRecord } from '../endpoints.js';
 import { CreateSiteBody, Site } from './schema.js';
 
@@ -14,11 +14,11 @@ export const createSite = defineEndpoint({
   idempotent: true,
   success: { status: 201, schema: Site, description: 'The new site' },
   handlerErrors: [{ code: 'resource_missing', when: 'client names no client of the account' }],
-  handle({ account, body, now }) {
+  handle({ account, body, now, mint }) {
     findRecord(account, 'clients', 'client', body.client, 'client');
     const { line1, line2, city, state, postal_code } = body.address;
     const site: Site = {
-      id: newId('site'),
+      id: mint.id('site'),
       object: 'site',
       client: body.client,
       name: body.name,

@@ -1,5 +1,5 @@
 import { defineEndpoint, reply } from '../../http/endpoint.js';
-import { newId, timestamp } from '../../schemas/new-records.js';
+import { timestamp } from '../../schemas/new-records.js';
 import { findRecord } from '../endpoints.js';
 import { CreateWasteProfileBody, WasteProfile } from './schema.js';
 
@@ -13,11 +13,11 @@ export const createWasteProfile = defineEndpoint({
   idempotent: true,
   success: { status: 201, schema: WasteProfile, description: 'The new waste profile, in draft' },
   handlerErrors: [{ code: 'resource_missing', when: 'client names no client of the account' }],
-  handle({ account, body, now }) {
+  handle({ account, body, now, mint }) {
     findRecord(account, 'clients', 'client', body.client, 'client');
     const at = timestamp(now);
     const profile: WasteProfile = {
-      id: newId('waste_profile'),
+      id: mint.id('waste_profile'),
       object: 'waste_profile',
       client: body.client,
       name: body.name,

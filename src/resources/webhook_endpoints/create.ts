@@ -1,5 +1,5 @@
 import { defineEndpoint, reply } from '../../http/endpoint.js';
-import { newId, newWebhookSecret, timestamp } from '../../schemas/new-records.js';
+import { timestamp } from '../../schemas/new-records.js';
 import { CreateWebhookEndpointBody, WebhookEndpoint } from './schema.js';
 
 export const createWebhookEndpoint = defineEndpoint({
@@ -11,13 +11,13 @@ export const createWebhookEndpoint = defineEndpoint({
   body: CreateWebhookEndpointBody,
   idempotent: true,
   success: { status: 201, schema: WebhookEndpoint, description: 'The new webhook endpoint, secret included' },
-  handle({ body, now }) {
+  handle({ body, now, mint }) {
     const endpoint: WebhookEndpoint = {
-      id: newId('webhook_endpoint'),
+      id: mint.id('webhook_endpoint'),
       object: 'webhook_endpoint',
       url: body.url,
       events: body.events as WebhookEndpoint['events'],
-      secret: newWebhookSecret(),
+      secret: mint.webhookSecret(),
       // A created endpoint is enabled (SANDBOX.md, "Readings of the reference").
       enabled: true,
       created_at: timestamp(now),

@@ -1,0 +1,242 @@
+// The pinned clock (issue #16; SANDBOX.md, "Pinned clock: the same request, the same answer"),
+// through HTTP: in-process, on the built server over a loopback socket, and (in
+// test/worker-parity.test.ts and test/workers/pinned-clock.test.ts) on workerd.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox } from '../src/index.js';
+import { OTHER_KEY, PUBLIC_KEY, call, testApp } from './helpers.js';
+import { PINNED_TIME, SCRIPT, type ScriptAnswer, requestOf, runScript } from './pinned-clock/script.js';
+
+const GOLDEN = './pinned-clock/script.golden.json';
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+const golden = (answers: ScriptAnswer[]) => `${JSON.stringify(answers, null, 2)}\n`;
+const idOf = (answer: ScriptAnswer | undefined) => (JSON.parse(answer?.text ?? '{}') as { id?: string }).id;
+
+/** Starts `node dist/server.js` (built by test/global-build.ts) and resolves to its origin. */
+function startBuiltServer(...args: string[]): Promise<string> {
+  const child = spawn(process.execPath, ['dist/server.js', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${output}`)), 20_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const origin = output.match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+      if (origin !== undefined) {
+        clearTimeout(timer);
+        resolve(origin);
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+}
+
+describe('with Sandbox-Clock, the same script gets the same bytes', () => {
+  it('on two fresh in-process sandboxes, and as the stored snapshot', async () => {
+    const [one, two] = [createSandbox(), createSandbox()];
+    const first = await runScript((request) => one.fetch(request));
+    const second = await runScript((request) => two.fetch(request));
+    expect(second).toEqual(first);
+    await expect(golden(first)).toMatchFileSnapshot(GOLDEN);
+    // Every step of the script answered what it is there to show.
+    expect(first.map((answer) => answer.status)).toEqual([
+      201, 201, 201, 201, 201, 201, 200, 200, 200, 200, 200, 200, 200, 400, 404, 422, 401, 201, 201,
+    ]);
+    for (const answer of first) {
+      expect(answer.requestId, answer.name).toMatch(/^req_[0-9A-Za-z]{24}$/);
+      if (answer.status >= 400) expect(JSON.parse(answer.text).error.request_id, answer.name).toBe(answer.requestId);
+      if (answer.status < 300 && answer.name.startsWith('create'))
+        expect(JSON.parse(answer.text).created_at, answer.name).toBe(PINNED_TIME);
+    }
+    const replay = first.at(-1);
+    expect(replay?.headers['idempotent-replayed']).toBe('true');
+    expect(replay?.text).toBe(first.at(-2)?.text);
+  });
+
+  it('on the built server over a loopback socket, as in-process', async () => {
+    const origin = await startBuiltServer('--rate-limit', 'off');
+    const answers = await runScript((request) => fetch(request), origin);
+    await expect(golden(answers)).toMatchFileSnapshot(GOLDEN);
+  });
+
+  it('with the clock pinned for every request instead (--clock, createSandbox({ clock })): the same bytes', async () => {
+    const origin = await startBuiltServer('--rate-limit', 'off', '--clock', PINNED_TIME);
+    const fromFlag = await runScript((request) => fetch(request), origin, false);
+    await expect(golden(fromFlag)).toMatchFileSnapshot(GOLDEN);
+    const sandbox = createSandbox({ clock: new Date(`${PINNED_TIME.slice(0, -1)}.750Z`) });
+    expect(await runScript((request) => sandbox.fetch(request), undefined, false)).toEqual(fromFlag);
+  });
+
+  it('without it, the same script gets other IDs, secrets and request IDs', async () => {
+    const [one, two] = [createSandbox(), createSandbox()];
+    const first = await runScript((request) => one.fetch(request), undefined, false);
+    const second = await runScript((request) => two.fetch(request), undefined, false);
+    for (const [index, answer] of first.entries()) {
+      expect(second[index]?.requestId, answer.name).not.toBe(answer.requestId);
+      if (answer.name.startsWith('create')) expect(idOf(second[index]), answer.name).not.toBe(idOf(answer));
+    }
+    const secret = (answers: ScriptAnswer[]) => JSON.parse(answers[5]?.text ?? '{}').secret as string;
+    expect(secret(second)).not.toBe(secret(first));
+  });
+});
+
+describe('what the derivation reads', () => {
+  const app = testApp();
+  const body = { url: 'https://example.com/hooks', events: ['job.created'] };
+  const create = async (options: { body?: unknown; key?: string; clock?: string; idempotencyKey?: string }) => {
+    const headers: Record<string, string> = { 'Sandbox-Clock': options.clock ?? PINNED_TIME };
+    if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
+    const result = await call(app, '/v1/webhook_endpoints', {
+      method: 'POST',
+      body: options.body ?? body,
+      key: options.key ?? PUBLIC_KEY,
+      headers,
+    });
+    expect(result.status, result.text).toBe(201);
+    return { id: result.json.id as string, secret: result.json.secret as string, requestId: result.headers.get('Request-Id') };
+  };
+
+  it('the same inputs give the same ID, secret and request ID; key order in the body does not count', async () => {
+    const first = await create({});
+    expect(await create({})).toEqual(first);
+    expect(await create({ body: { events: ['job.created'], url: 'https://example.com/hooks' } })).toEqual(first);
+    expect(first.id).toMatch(/^we_[0-9A-Za-z]{14}$/);
+    expect(first.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+  });
+
+  it.each([
+    ['another body', { body: { ...body, events: ['job.scheduled'] } }],
+    ['another Idempotency-Key', { idempotencyKey: 'another-key' }],
+    ['another time', { clock: '2026-03-02T17:00:01Z' }],
+    ['another account', { key: OTHER_KEY }],
+  ])('%s gives another ID, secret and request ID', async (_name, change) => {
+    const base = await create({});
+    const changed = await create(change);
+    expect(changed.id).not.toBe(base.id);
+    expect(changed.secret).not.toBe(base.secret);
+    expect(changed.requestId).not.toBe(base.requestId);
+  });
+
+  it('two keys of one account derive alike: the account counts, not the key', async () => {
+    const viaJobsKey = await call(app, '/v1/jobs/job_doesnotexist0000', {
+      key: 'svc_test_sandbox_jobs',
+      headers: { 'Sandbox-Clock': PINNED_TIME },
+    });
+    const viaPublicKey = await call(app, '/v1/jobs/job_doesnotexist0000', { headers: { 'Sandbox-Clock': PINNED_TIME } });
+    expect(viaJobsKey.text).toBe(viaPublicKey.text);
+  });
+
+  it('two values of one kind in an answer get two IDs; the answer time is the pinned time', async () => {
+    const manifest = await call(app, '/v1/jobs', {
+      method: 'POST',
+      body: { type: 'ci_pickup', client: 'cli_seII9pzPSgmmJJ', site: 'site_boDWBFERDT5aI9' },
+      headers: { 'Sandbox-Clock': '2030-01-31T23:59:59Z' },
+    });
+    expect(manifest.json).toMatchObject({ created_at: '2030-01-31T23:59:59Z', updated_at: '2030-01-31T23:59:59Z', status: 'draft' });
+  });
+
+  it('an idempotent replay under another pinned time returns the first answer', async () => {
+    const headers = { 'Idempotency-Key': `replay-${crypto.randomUUID()}` };
+    const first = await call(app, '/v1/clients', {
+      method: 'POST',
+      body: { name: 'A', kind: 'laboratory' },
+      headers: { ...headers, 'Sandbox-Clock': PINNED_TIME },
+    });
+    const replay = await call(app, '/v1/clients', {
+      method: 'POST',
+      body: { name: 'A', kind: 'laboratory' },
+      headers: { ...headers, 'Sandbox-Clock': '2031-01-01T00:00:00Z' },
+    });
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.text).toBe(first.text);
+  });
+
+  it('the header wins over the configured clock', async () => {
+    const sandbox = createSandbox({ clock: '2020-01-01T00:00:00Z' });
+    const request = requestOf('http://sandbox.test', SCRIPT[0] as (typeof SCRIPT)[number]);
+    const answer = (await (await sandbox.fetch(request)).json()) as { created_at: string };
+    expect(answer.created_at).toBe(PINNED_TIME);
+  });
+});
+
+describe('a clock that cannot be read', () => {
+  const app = testApp();
+
+  it.each([
+    '2026-03-02',
+    '2026-03-02T17:00:00',
+    '2026-03-02T17:00:00.000Z',
+    '2026-03-02T17:00:00+00:00',
+    '2026-02-30T17:00:00Z',
+    'now',
+    '',
+  ])('Sandbox-Clock: %j is a 400 parameter_invalid naming the header, its format and an example', async (value) => {
+    const result = await call(app, '/v1/jobs?limit=1', { headers: { 'Sandbox-Clock': value } });
+    expect(result.status, result.text).toBe(400);
+    expect(result.json.error).toMatchObject({ code: 'parameter_invalid', param: 'Sandbox-Clock' });
+    expect(result.json.error.message).toContain('RFC 3339');
+    expect(result.json.error.message).toContain('2026-03-02T17:00:00Z');
+  });
+
+  it('is checked after the key (401 first) and before Sandbox-Simulate', async () => {
+    expect((await call(app, '/v1/jobs', { key: null, headers: { 'Sandbox-Clock': 'now' } })).status).toBe(401);
+    const both = await call(app, '/v1/jobs', { headers: { 'Sandbox-Clock': 'now', 'Sandbox-Simulate': 'api_error' } });
+    expect(both.json.error.param).toBe('Sandbox-Clock');
+  });
+
+  it('a bad SANDBOX_CLOCK or --clock stops the server at start, naming it', async () => {
+    const failed = await promisify(execFile)(process.execPath, ['dist/server.js', '--port', '0', '--clock', 'tomorrow']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('SANDBOX_CLOCK') });
+    expect((failed as { stderr: string }).stderr).toContain('2026-03-02T17:00:00Z');
+    const fromEnv = await promisify(execFile)(process.execPath, ['dist/server.js', '--port', '0'], {
+      env: { ...process.env, SANDBOX_CLOCK: '2026-13-01T00:00:00Z' },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(fromEnv).toMatchObject({ code: 2, stderr: expect.stringContaining('SANDBOX_CLOCK') });
+  });
+
+  it('createSandbox({ clock }) throws a TypeError naming the option', () => {
+    expect(() => createSandbox({ clock: 'soon' })).toThrow(/createSandbox\(\{ clock \}\) must be a UTC time/);
+    expect(() => createSandbox({ clock: new Date(Number.NaN) })).toThrow(TypeError);
+  });
+});
+
+describe('where integrators find it', () => {
+  const app = testApp();
+
+  it('browsers may send it: the preflight allows Sandbox-Clock', async () => {
+    const preflight = await app.request('/v1/jobs', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://docs.example', 'Access-Control-Request-Headers': 'sandbox-clock' },
+    });
+    expect(preflight.headers.get('Access-Control-Allow-Headers')).toContain('Sandbox-Clock');
+  });
+
+  it('/openapi.json lists Sandbox-Clock on every operation, next to Sandbox-Simulate', async () => {
+    const document = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { parameters?: { $ref?: string }[] }>>;
+      components: { parameters: Record<string, { in: string; example: string }> };
+    };
+    const operations = Object.values(document.paths).flatMap((path) => Object.values(path));
+    expect(operations.length).toBeGreaterThan(20);
+    for (const operation of operations) {
+      const refs = (operation.parameters ?? []).map((parameter) => parameter.$ref);
+      expect(refs.indexOf('#/components/parameters/Sandbox-Clock')).toBe(refs.indexOf('#/components/parameters/Sandbox-Simulate') + 1);
+    }
+    expect(document.components.parameters['Sandbox-Clock']).toMatchObject({ in: 'header', example: PINNED_TIME });
+  });
+
+  it('/docs/errors#parameter_invalid mentions it', async () => {
+    const page = await (await app.request('/docs/errors')).text();
+    const section = page.slice(page.indexOf('id="parameter_invalid"'), page.indexOf('id="api_key_missing"'));
+    expect(section).toContain('Sandbox-Clock');
+  });
+});
