@@ -18,7 +18,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { send, sender } from './bench/http.mjs';
-import { CONNECTIONS, runLoad } from './bench/load.mjs';
+import { CONNECTIONS, runLoad, runSequential } from './bench/load.mjs';
 import { assertRunning, forkTracked, killAll, nextMessage, stop } from './bench/processes.mjs';
 import { coldStart, startSandbox } from './bench/sandbox.mjs';
 import { captureScenarios, P99_LIMIT_MS, responseDifference, TARGETS } from './bench/scenarios.mjs';
@@ -156,6 +156,104 @@ async function measureThroughput(settings) {
   for (const scenario of scenarios) results.push(await measureScenario(scenario, servers, settings));
   await Promise.all([stop(sandbox.child), stop(baseline.child)]);
   return { scenarios, results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes with events and with a pinned clock, against the same write without (issues #16, #17)
+
+/** Writes as a CI suite sends them: one at a time on one connection, a few ms apart. */
+const PACED = { count: 600, gapMs: 3 };
+
+/**
+ * POST /v1/jobs three ways, in rounds that rotate the order: on a sandbox without a webhook (the
+ * baseline), on one delivering job.created to a receiver process, and with Sandbox-Clock (derived
+ * IDs). Twice: paced as a CI suite sends writes, where the answer time must not depend on the
+ * delivery, and as a flood of 50 connections, where deliveries share the two cores.
+ */
+async function measureWriteExtras(createScenario, { seconds, rounds, warmup }) {
+  const receiver = forkTracked(join(ROOT, 'scripts/bench/receiver.mjs'), [], { cwd: ROOT });
+  const { port: receiverPort } = await nextMessage(receiver, 'ready', 30_000, 'receiver');
+  const plain = { name: 'sandbox', ...(await startSandbox(ROOT)) };
+  const delivering = {
+    name: 'sandbox with webhook',
+    ...(await startSandbox(ROOT, {
+      SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/webhooks`,
+      SANDBOX_WEBHOOK_SECRET: 'whsec_benchReceiverSecret',
+    })),
+  };
+  const pinned = { ...createScenario, name: 'pinned', headers: { ...createScenario.headers, 'Sandbox-Clock': '2026-03-02T17:00:00Z' } };
+  const series = [
+    { label: 'create, no webhook', server: plain, scenario: createScenario },
+    { label: 'create, webhook delivering', server: delivering, scenario: createScenario },
+    { label: 'create, Sandbox-Clock pinned', server: plain, scenario: pinned },
+  ];
+  const deliveredSoFar = async () => {
+    const reply = nextMessage(receiver, 'count', 10_000, 'receiver');
+    receiver.send({ type: 'count' });
+    return (await reply).delivered;
+  };
+  // A delivering server may still drain its queue after its run: wait until deliveries stop, so
+  // the next series never shares the cores with them.
+  const settle = async () => {
+    let last = -1;
+    for (let tries = 0; tries < 50; tries++) {
+      const now = await deliveredSoFar();
+      if (now === last) return;
+      last = now;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  const results = {};
+  for (const [mode, options] of [
+    ['paced', PACED],
+    ['flood', {}],
+  ]) {
+    const measure = (server, scenario, time) =>
+      mode === 'paced' ? runSequential(server.port, scenario, options.count, options.gapMs) : runLoad(server.port, scenario, time);
+    for (const { server, scenario } of series) await measure(server, scenario, warmup);
+    await settle();
+    const runs = series.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      const order = series.map((_, index) => (index + round) % series.length);
+      for (const index of order) {
+        runs[index].push(await measure(series[index].server, series[index].scenario, seconds));
+        assertRunning(series[index].server.child, series[index].server.name);
+        if (series[index].server === delivering) await settle();
+      }
+      console.log(
+        `  ${mode} round ${round + 1}/${rounds}: ${series.map((item, index) => `${item.label} ${describeRun(runs[index][round])}`).join(' | ')}`,
+      );
+    }
+    results[mode] = series.map((item, index) => ({
+      label: item.label,
+      ...summariseRuns(runs[index]),
+      ratio: spread(runs[index].map((run, round) => run.rps / runs[0][round].rps)),
+      p50Ratio: spread(runs[index].map((run, round) => run.p50 / runs[0][round].p50)),
+    }));
+  }
+  const delivered = await deliveredSoFar();
+  await Promise.all([stop(plain.child), stop(delivering.child), stop(receiver)]);
+  return { delivered, ...results };
+}
+
+function printWriteExtras(extras) {
+  const rows = [];
+  for (const mode of ['paced', 'flood']) {
+    for (const item of extras[mode]) {
+      rows.push([
+        mode === 'paced' ? `one at a time, ${PACED.gapMs} ms apart (${PACED.count})` : `flood (${CONNECTIONS} connections)`,
+        item.label,
+        formatSpread(item.rps, formatRps),
+        formatSpread(item.p50, formatMs),
+        formatSpread(item.p99, formatMs),
+        formatSpread(item.p50Ratio, formatRatio),
+        formatSpread(item.ratio, formatRatio),
+      ]);
+    }
+  }
+  console.log('\nWrites with events and a pinned clock: POST /v1/jobs, ratios against "create, no webhook" in the same round\n');
+  console.log(table(['load', 'series', 'req/s', 'p50 ms', 'p99 ms', 'p50 ratio', 'req/s ratio'], rows));
+  console.log(`  the receiver got ${extras.delivered} deliveries (in a flood the dispatcher drops the oldest waiting when 100 wait)`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -371,6 +469,9 @@ async function main() {
   const createScenario = throughput.scenarios.find((scenario) => scenario.name === 'create');
   const heap = await measureHeap(createScenario, settings.heapSeconds);
 
+  console.log('\nWrites with events and a pinned clock (node dist/server.js, a receiver process on 127.0.0.1)');
+  const extras = await measureWriteExtras(createScenario, settings);
+
   console.log('\nWorker bundle: npm run worker:build');
   const worker = await workerBundleSize(ROOT);
   console.log(worker.na ? `  n/a (${worker.na})` : `  ${worker.files.join(', ')}: gzip ${formatKiB(worker.gzipBytes)}`);
@@ -381,6 +482,7 @@ async function main() {
     console.log(`  sandbox: ${workers.sandbox.all.map(formatMs).join(', ')} ms; bare: ${workers.bare.all.map(formatMs).join(', ')} ms`);
 
   printReport(settings, cold, throughput, heap, worker, workers);
+  printWriteExtras(extras);
 }
 
 main().then(

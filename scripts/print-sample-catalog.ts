@@ -1,6 +1,9 @@
-// Prints the sample catalog of the README: one well-known ID per resource and state, from the
-// default seed (or the seed given as the first argument). "Well-known" is the first record of
-// that kind in the API's own list order, so it is also what a reader sees on page one.
+// Prints the sample catalog of docs/sample-data.md: one well-known ID per resource and state, from
+// the default seed (or the seed given as the first argument), with the records each one belongs
+// to (a site's client, a job's client and site; a client's first site), so IDs can be combined in a
+// request.
+// "Well-known" is the first record of that kind in the API's own list order, so it is also what a
+// reader sees on page one.
 //
 //   npx tsx scripts/print-sample-catalog.ts [seed]
 import { DEFAULT_SEED, type AccountData } from '../src/data/dataset.js';
@@ -16,6 +19,23 @@ interface Row {
   state: string;
   id: string;
   note: string;
+  goesWith: string;
+}
+
+/**
+ * The records a record goes with, as the catalog's last column shows them: those it points at
+ * (`client cli_…, site site_…`), or for a client its first site, the pair a new job needs.
+ */
+function goesWith(account: 'A' | 'B', record: object): string {
+  const fields = record as Record<string, unknown>;
+  if (typeof fields.id === 'string' && fields.id.startsWith('cli_')) {
+    const site = [...data.accounts[account].sites].sort(newestFirst).find((candidate) => candidate.client === fields.id);
+    return site === undefined ? 'no site' : `site \`${site.id}\``;
+  }
+  return (['client', 'site', 'job'] as const)
+    .filter((field) => typeof fields[field] === 'string')
+    .map((field) => `${field} \`${fields[field] as string}\``)
+    .join(', ');
 }
 
 const rows: Row[] = [];
@@ -35,6 +55,7 @@ function add<T extends { id: string; created_at: string }>(
     state,
     id: found?.id ?? '(none)',
     note: found ? note(found) : 'no such record for this seed',
+    goesWith: found ? goesWith(account, found) : '',
   });
 }
 
@@ -220,6 +241,6 @@ add('B', 'jobs', 'any', b.jobs, () => true, jobNote, soonestFirst);
 
 const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
 console.log(`Sample catalog, seed \`${seed}\` (account A unless noted)\n`);
-console.log(line(['resource', 'state', 'ID', 'what it is']));
-console.log(line(['---', '---', '---', '---']));
-for (const row of rows) console.log(line([row.resource, row.state, `\`${row.id}\``, row.note]));
+console.log(line(['resource', 'state', 'ID', 'what it is', 'goes with']));
+console.log(line(['---', '---', '---', '---', '---']));
+for (const row of rows) console.log(line([row.resource, row.state, `\`${row.id}\``, row.note, row.goesWith]));

@@ -14,13 +14,23 @@
 //   SOAK_NODE_FLAGS="--max-semi-space-size=4" npm run soak -- --floods
 //                                     V8 flags for the served process (default: those of
 //                                     `npm start`, --max-semi-space-size=8), to compare memory
+//   npm run soak -- --floods --target server
+//   npm run soak -- --floods --target bin
+//                                     serve with the entry point a user starts, as started:
+//                                     `node dist/server.js` or the bin (`node dist/cli.js`, what
+//                                     npx runs), V8 flags only from SOAK_NODE_FLAGS. RSS is that of
+//                                     the process and its children (the bin may start itself again
+//                                     with V8 flags, src/cli/bin.ts); it cannot report heap after gc
+//                                     nor shorten the idempotency TTL, so only the RSS and 5xx
+//                                     checks apply, right after the traffic
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { forkTracked, HOST, killAll, nextMessage, sleep, stop } from './bench/processes.mjs';
+import { forkTracked, HOST, killAll, nextMessage, sleep, spawnTracked, stop } from './bench/processes.mjs';
 import { formatMiB, table } from './bench/stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -30,8 +40,12 @@ const { values: flags } = parseArgs({
     floods: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
     concurrency: { type: 'string', default: '16' },
+    target: { type: 'string', default: 'host' },
   },
 });
+const ENTRY_POINTS = { server: 'dist/server.js', bin: 'dist/cli.js' };
+if (flags.target !== 'host' && !(flags.target in ENTRY_POINTS))
+  throw new Error(`--target must be host, server or bin, not ${flags.target}`);
 
 function seconds(text, fallback) {
   if (text === undefined) return fallback;
@@ -60,11 +74,10 @@ const BURST = 'svc_test_soak_burst';
 const KEY_TABLE = [...KEYS, BURST].map((key) => ({ key, account: 'A', scopes: '*' })).concat([{ key: OTHER, account: 'B', scopes: '*' }]);
 
 /**
- * The V8 flags `npm start` runs the server with (package.json): a young generation of 2 x 8 MiB
- * rather than V8's 2 x 16 MiB keeps RSS within 64 MiB of its start under 90 s of floods
- * (+50 MiB, against +79 MiB with V8's defaults, the same requests served).
+ * The V8 flags the built server runs with (src/cli/bin.ts starts itself again with them): a young
+ * generation of 2 x 8 MiB rather than V8's 2 x 16 MiB, an old generation capped at 160 MiB.
  */
-const NPM_START_FLAGS = '--max-semi-space-size=8';
+const NPM_START_FLAGS = '--max-semi-space-size=8 --max-old-space-size=160';
 
 async function buildAll() {
   if (!flags['no-build']) {
@@ -335,19 +348,74 @@ class Window {
 const fmt = (ms) => (Number.isFinite(ms) ? ms.toFixed(ms >= 10 ? 1 : 2) : 'n/a');
 const firstFiveXx = [];
 
-async function main() {
-  await buildAll();
+/** The soak host (scripts/soak/host.mjs): the app with the CLI's server, reporting over IPC. */
+async function startHost() {
   const host = forkTracked(
     `${root}scripts/soak/host.mjs`,
     [JSON.stringify({ rateLimit: RATE_LIMIT, keys: KEY_TABLE, idempotencyTtlMs: IDEMPOTENCY_TTL_MS })],
     { execArgv: ['--expose-gc', ...(process.env.SOAK_NODE_FLAGS ?? NPM_START_FLAGS).split(' ').filter(Boolean)], cwd: root },
   );
   const ready = await nextMessage(host, 'ready', 60_000, 'soak host');
-  port = ready.port;
-  const memory = async () => {
-    host.send({ type: 'memory' });
-    return nextMessage(host, 'memory', 30_000, 'soak host');
+  return {
+    port: ready.port,
+    process: host,
+    memory: async () => {
+      host.send({ type: 'memory' });
+      return nextMessage(host, 'memory', 30_000, 'soak host');
+    },
   };
+}
+
+/** VmRSS of a process and each of its descendants, in bytes (Linux /proc). */
+function treeRss(pid, into = []) {
+  try {
+    into.push(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024);
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const child of children === '' ? [] : children.split(' ')) treeRss(Number(child), into);
+    }
+  } catch {
+    // Gone meanwhile.
+  }
+  return into;
+}
+
+/** An entry point as a user starts it (`node dist/server.js`, the bin), configured by environment. */
+async function startEntryPoint(script) {
+  const nodeFlags = (process.env.SOAK_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawnTracked(process.execPath, [...nodeFlags, script, '--port', '0'], {
+    cwd: root,
+    env: { ...process.env, SANDBOX_RATE_LIMIT: String(RATE_LIMIT), SANDBOX_KEYS: JSON.stringify(KEY_TABLE) },
+  });
+  const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script}: no start within 30 s:\n${child.output}`)), 30_000);
+    const read = () => {
+      const found = /on http:\/\/127\.0\.0\.1:(\d+)/.exec(child.output)?.[1];
+      if (found !== undefined) {
+        clearTimeout(timer);
+        resolve(Number(found));
+      }
+    };
+    child.stdout.on('data', read);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${child.output}`)));
+  });
+  return {
+    port,
+    process: child,
+    memory: async () => {
+      const each = treeRss(child.pid);
+      return { rss: each.reduce((sum, rss) => sum + rss, 0), each };
+    },
+  };
+}
+
+async function main() {
+  await buildAll();
+  const external = flags.target !== 'host';
+  const served = external ? await startEntryPoint(ENTRY_POINTS[flags.target]) : await startHost();
+  const host = served.process;
+  port = served.port;
+  const memory = served.memory;
 
   await loadSamples();
   const start = await memory();
@@ -355,7 +423,12 @@ async function main() {
     `Soak: ${DURATION_S} s${flags.floods ? ' with floods' : ''}, ${CONCURRENCY} in flight, rate limit ${RATE_LIMIT}/s per key and address, ` +
       `idempotency TTL shortened to ${IDEMPOTENCY_TTL_MS / 1000} s for the end check`,
   );
-  console.log(`start: RSS ${formatMiB(start.rss)}, heap after gc ${formatMiB(start.heap)}\n`);
+  console.log(
+    external
+      ? `served by: node ${process.env.SOAK_NODE_FLAGS ?? ''} ${ENTRY_POINTS[flags.target]} (RSS of it and its children)`
+      : `served by: the soak host, V8 flags ${process.env.SOAK_NODE_FLAGS ?? NPM_START_FLAGS}`,
+  );
+  console.log(`start: RSS ${formatMiB(start.rss)}${external ? '' : `, heap after gc ${formatMiB(start.heap)}`}\n`);
 
   const normal = chooser(SCENARIOS);
   const flood = chooser(FLOODS);
@@ -390,8 +463,7 @@ async function main() {
       const finished = current;
       current = new Window();
       windows.push(finished);
-      host.send({ type: 'memory' });
-      const now = await nextMessage(host, 'memory', 30_000, 'soak host');
+      const now = await memory();
       rssMax = Math.max(rssMax, now.rss);
       const row = [
         `${Math.round((performance.now() - began) / 1000)} s`,
@@ -403,9 +475,9 @@ async function main() {
         fmt(finished.percentile(50)),
         fmt(finished.percentile(99)),
         formatMiB(now.rss),
-        formatMiB(now.heap),
-        `${now.idempotency.entries} / ${formatMiB(now.idempotency.bytes)}`,
-        String(now.buckets),
+        external ? '-' : formatMiB(now.heap),
+        external ? '-' : `${now.idempotency.entries} / ${formatMiB(now.idempotency.bytes)}`,
+        external ? '-' : String(now.buckets),
       ];
       rows.push(row);
       console.log(row.join('  '));
@@ -421,12 +493,15 @@ async function main() {
 
   // Idle until every idempotency entry, rate-limit bucket and cached page has expired, then one
   // request of each kind lets the stores drop them (expiry is lazy: checked on the next use).
-  console.log(`traffic over; idle ${IDLE_MS / 1000} s so that stored entries and cached pages expire…`);
-  await sleep(IDLE_MS);
-  await send({ method: 'POST', path: '/v1/jobs', body: jobBody(), headers: { 'Idempotency-Key': 'soak-final' } });
-  // A list query no traffic sent: a page-cache miss, which drops the expired pages.
-  await send({ path: '/v1/jobs?limit=99&status=billed&type=hhw_event' });
-  const end = await memory();
+  // An entry point keeps idempotency entries 24 hours: nothing to wait for there.
+  if (!external) {
+    console.log(`traffic over; idle ${IDLE_MS / 1000} s so that stored entries and cached pages expire…`);
+    await sleep(IDLE_MS);
+    await send({ method: 'POST', path: '/v1/jobs', body: jobBody(), headers: { 'Idempotency-Key': 'soak-final' } });
+    // A list query no traffic sent: a page-cache miss, which drops the expired pages.
+    await send({ path: '/v1/jobs?limit=99&status=billed&type=hhw_event' });
+  }
+  const end = external ? afterTraffic : await memory();
 
   const total = windows.reduce((sum, window) => sum + window.requests, 0);
   const fiveXx = windows.reduce((sum, window) => sum + window.errors5xx, 0);
@@ -437,17 +512,23 @@ async function main() {
   console.log(
     `RSS:  start ${formatMiB(start.rss)}, max ${formatMiB(rssMax)} (+${formatMiB(rssMax - start.rss)}), after traffic ${formatMiB(afterTraffic.rss)}, end ${formatMiB(end.rss)}`,
   );
-  console.log(
-    `heap after gc: start ${formatMiB(start.heap)}, after traffic ${formatMiB(afterTraffic.heap)} ` +
-      `(idempotency ${afterTraffic.idempotency.entries} entries / ${formatMiB(afterTraffic.idempotency.bytes)}, ${afterTraffic.buckets} buckets), ` +
-      `end ${formatMiB(end.heap)} (${heapGrowth >= 0 ? '+' : ''}${(heapGrowth * 100).toFixed(1)}%; idempotency ${end.idempotency.entries}, buckets ${end.buckets})`,
-  );
+  if (external && start.each.length > 1)
+    console.log(
+      `      per process (the started one first): start ${start.each.map(formatMiB).join(' + ')}, end ${end.each.map(formatMiB).join(' + ')}`,
+    );
+  if (!external)
+    console.log(
+      `heap after gc: start ${formatMiB(start.heap)}, after traffic ${formatMiB(afterTraffic.heap)} ` +
+        `(idempotency ${afterTraffic.idempotency.entries} entries / ${formatMiB(afterTraffic.idempotency.bytes)}, ${afterTraffic.buckets} buckets), ` +
+        `end ${formatMiB(end.heap)} (${heapGrowth >= 0 ? '+' : ''}${(heapGrowth * 100).toFixed(1)}%; idempotency ${end.idempotency.entries}, buckets ${end.buckets})`,
+    );
 
   const failures = [];
   if (fiveXx > 0) failures.push(`${fiveXx} responses were 5xx, e.g. ${firstFiveXx.join(' | ')}`);
   if (failed > 0) failures.push(`${failed} requests got no answer`);
   if (limited === 0) failures.push('no burst met the rate limit (429): the limiter was not exercised');
-  if (heapGrowth > HEAP_TOLERANCE) failures.push(`heap after gc grew ${(heapGrowth * 100).toFixed(1)}% (limit ${HEAP_TOLERANCE * 100}%)`);
+  if (!external && heapGrowth > HEAP_TOLERANCE)
+    failures.push(`heap after gc grew ${(heapGrowth * 100).toFixed(1)}% (limit ${HEAP_TOLERANCE * 100}%)`);
   if (flags.floods && rssMax - start.rss > RSS_CEILING)
     failures.push(`RSS grew ${formatMiB(rssMax - start.rss)} (limit ${formatMiB(RSS_CEILING)})`);
   await stop(host);

@@ -3,7 +3,7 @@
 // validation, referenced records, state rules, success; the rate limit and Sandbox-Simulate
 // come before and just after auth.
 import { Hono, type Context, type Next } from 'hono';
-import { KeyRing } from './auth/keys.js';
+import { KeyRing, workingKey } from './auth/keys.js';
 import { DEFAULT_RATE_LIMIT, type SandboxConfig } from './config.js';
 import { type SampleStore, sampleStore } from './data/store.js';
 import type { DocsAssets } from './docs/assets.js';
@@ -25,6 +25,8 @@ import type { IdempotencyStore, StoredResponse } from './idempotency/store.js';
 import type { RateDecision, RateLimiter } from './rate-limit/limiter.js';
 import { TokenBucketLimiter } from './rate-limit/token-bucket.js';
 import { ENDPOINTS } from './resources/index.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { type EventSink, writeEvent } from './webhooks/write-events.js';
 import { EmptyQuery } from './schemas/query.js';
 
 export interface AppServices {
@@ -39,6 +41,11 @@ export interface AppServices {
   docsAssets?: DocsAssets;
   /** The sample data; by default the seed's (prebuilt for the default seed, else generated). */
   store?: SampleStore;
+  /**
+   * Where the events of writes go; by default a dispatcher to config.webhook when it has a
+   * secret (the entry points make one when none is given), else nowhere.
+   */
+  events?: EventSink | null;
 }
 
 const SIMULATIONS = ['rate_limited', 'api_error'] as const;
@@ -61,6 +68,12 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   const policy = `${config.rateLimit ?? DEFAULT_RATE_LIMIT};w=1`;
   const respond = responder(policy, mintOf);
   const paths = new PathMatcher(ENDPOINTS);
+  const events =
+    services.events !== undefined
+      ? services.events
+      : config.webhook?.secret === undefined
+        ? null
+        : new WebhookDispatcher({ ...config.webhook, secret: config.webhook.secret });
 
   const app = new Hono<SandboxEnv>();
 
@@ -96,7 +109,15 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
 
   app.get('/health', (c) => respond(c, 200, '{"status":"ok"}'));
   // No key needed: the OpenAPI document, the reference page and the error reference.
-  registerDocs(app, { respond, rateLimitPolicy: policy, account: () => (store as SampleStore).accounts.A, assets: services.docsAssets });
+  // The key /docs and the document show is one of the configured table that works; its account's records are the examples.
+  const docsKey = workingKey(config.keys);
+  registerDocs(app, {
+    respond,
+    rateLimitPolicy: policy,
+    account: () => (store as SampleStore).accounts[docsKey?.account ?? 'A'],
+    assets: services.docsAssets,
+    key: docsKey,
+  });
 
   // CORS preflight for every origin, answered before auth: browsers send no key with it.
   app.options('/v1/*', (c) => {
@@ -166,18 +187,32 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     const idempotencyKey = endpoint.idempotent ? c.req.header('Idempotency-Key') : undefined;
     if (idempotencyKey === undefined) {
       const result = await run();
+      if (result.events !== undefined) emit(c, result);
       return respond(c, result.status, result.json);
     }
+    let succeeded: Reply | undefined;
     const outcome = await withIdempotency(
       idempotency,
       { apiKey: key.key, idempotencyKey, method: endpoint.method, path: c.req.path, body: rawBody },
       async (): Promise<StoredResponse> => {
-        const result = await run();
-        return { status: result.status, body: typeof result.json === 'string' ? result.json : textDecoder.decode(result.json) };
+        succeeded = await run();
+        return { status: succeeded.status, body: typeof succeeded.json === 'string' ? succeeded.json : textDecoder.decode(succeeded.json) };
       },
       (error) => ({ status: error.status, body: errorBody(error, respond.requestId(c)) }),
     );
+    // Once, for the write that ran: a replay (or a stored 404 or 422) emits nothing.
+    if (!outcome.replayed && succeeded?.events !== undefined) emit(c, succeeded);
     return respond(c, outcome.response.status, outcome.response.body, outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined);
+  }
+
+  /** Hands the write's events to the sink; on Workers the delivery runs after the answer. */
+  function emit(c: Context<SandboxEnv>, result: Reply): void {
+    if (events === null) return;
+    const record = typeof result.json === 'string' ? result.json : textDecoder.decode(result.json);
+    for (const type of result.events ?? []) {
+      const pending = events.emit(writeEvent(mintOf(c), type, record));
+      if (pending !== undefined) waitUntil(c, pending);
+    }
   }
 
   // Hono builds its router on the first match: build it now, at start-up, rather than in the
@@ -197,6 +232,17 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
       store !== undefined ? dispatch(request, env, executionCtx) : loading.then(() => dispatch(request, env, executionCtx));
   }
   return app;
+}
+
+/** Workers keep the isolate for work after the answer only when told; Node has no such context. */
+function waitUntil(c: Context<SandboxEnv>, work: Promise<void>): void {
+  let executionCtx: { waitUntil(promise: Promise<unknown>): void } | undefined;
+  try {
+    executionCtx = c.executionCtx;
+  } catch {
+    return;
+  }
+  executionCtx.waitUntil(work);
 }
 
 function rateLimited(retryAfterSeconds: number): ApiError {

@@ -1,6 +1,7 @@
 import { DEFAULT_KEYS, parseKeyTable, type ApiKey } from './auth/keys.js';
 import { parsePinnedTime, pinnedTimeRule } from './clock/pinned-time.js';
 import { DEFAULT_SEED } from './data/dataset.js';
+import { readWebhookTarget, type WebhookSources, type WebhookTarget } from './webhooks/target.js';
 
 /** The sandbox policy of SANDBOX.md: 25 requests a second per key and client address. */
 export const DEFAULT_RATE_LIMIT = 25;
@@ -12,9 +13,11 @@ export interface SandboxConfig {
   rateLimit: number | null;
   /** The pinned clock of every answer (SANDBOX.md, "Pinned clock"); null: the clock runs. */
   clock: Date | null;
+  /** Where the events of writes go (SANDBOX.md, "Events from writes"); null: nowhere. */
+  webhook: WebhookTarget | null;
 }
 
-export interface ConfigSources {
+export interface ConfigSources extends WebhookSources {
   SANDBOX_SEED?: string | undefined;
   SANDBOX_RATE_LIMIT?: string | undefined;
   /** JSON text of the key table (Node reads a file path into text before calling). */
@@ -30,6 +33,7 @@ export function readConfig(sources: ConfigSources): SandboxConfig {
     keys: sources.SANDBOX_KEYS?.trim() ? parseKeyTable(sources.SANDBOX_KEYS) : DEFAULT_KEYS,
     rateLimit: parseRateLimit(sources.SANDBOX_RATE_LIMIT),
     clock: parseClock(sources.SANDBOX_CLOCK),
+    webhook: readWebhookTarget(sources),
   };
 }
 

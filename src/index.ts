@@ -1,6 +1,6 @@
 // What `import … from 'waste-operations-sandbox'` gives: the sandbox in-process, and the signing
 // helpers of the reference's webhook signature for receivers.
-export { createSandbox, type Sandbox, type SandboxKey, type SandboxOptions } from './sandbox.js';
+export { createSandbox, type Sandbox, type SandboxEvent, type SandboxKey, type SandboxOptions } from './sandbox.js';
 export {
   type Payload,
   SIGNATURE_HEADER,

@@ -5,7 +5,10 @@ import { createApp } from './app.js';
 import { parsePinnedTime, pinnedTimeRule } from './clock/pinned-time.js';
 import { readConfig } from './config.js';
 import { nodeDocsAssets } from './docs/node-assets.js';
-import { timestamp } from './schemas/new-records.js';
+import type { EventType } from './resources/events/types.js';
+import { newWebhookSecret, timestamp } from './schemas/new-records.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import type { EventSink } from './webhooks/write-events.js';
 
 /** One entry of the key table, as SANDBOX_KEYS takes it. */
 export interface SandboxKey {
@@ -35,6 +38,27 @@ export interface SandboxOptions {
    * default the real one. IDs stay random: for answers that never change, use `clock`.
    */
   now?: () => Date;
+  /**
+   * Delivers the events of writes (job.created, job.scheduled, container.received) to a receiver,
+   * signed as production signs them, with retries (SANDBOX.md, "Events from writes"). Without a
+   * secret one is made: read it from `sandbox.webhook.secret`.
+   */
+  webhook?: { url: string; secret?: string; events?: '*' | readonly EventType[] };
+  /** Told each event of a write as it is emitted, before any delivery; no HTTP involved. */
+  onEvent?: (event: SandboxEvent) => void;
+}
+
+/**
+ * An event object of the reference, as a write emits it and a receiver gets it. Written out
+ * rather than inferred from the zod schema, so the published types need no zod.
+ */
+export interface SandboxEvent {
+  id: string;
+  object: 'event';
+  type: EventType;
+  /** The record exactly as the write answered it. */
+  data: { object: { id: string; object: string; [field: string]: unknown } };
+  created_at: string;
 }
 
 export interface Sandbox {
@@ -42,20 +66,65 @@ export interface Sandbox {
   fetch(request: Request): Promise<Response>;
   /** The seed in use. */
   readonly seed: string;
+  /** Where the events of writes go, with the secret that signs them; undefined without `webhook`. */
+  readonly webhook: { readonly url: string; readonly secret: string; readonly events: '*' | readonly EventType[] } | undefined;
+  /** Resolves once every delivery of the events emitted so far has ended (or after `timeoutMs`). */
+  deliveries(timeoutMs?: number): Promise<void>;
 }
 
 /** Throws an Error naming the option when an option cannot be used. */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const config = readConfig({
+  const config = readOptions({
     SANDBOX_SEED: options.seed,
     SANDBOX_RATE_LIMIT: String(options.rateLimit ?? 'off'),
     SANDBOX_KEYS: typeof options.keys === 'string' || options.keys === undefined ? options.keys : JSON.stringify(options.keys),
     SANDBOX_CLOCK: clockText(options.clock),
+    ...webhookSources(options.webhook),
   });
-  const app = createApp(config, { docsAssets: nodeDocsAssets(), ...(options.now ? { now: options.now } : {}) });
+  const webhook = config.webhook === null ? undefined : { ...config.webhook, secret: config.webhook.secret ?? newWebhookSecret() };
+  const dispatcher = webhook === undefined ? undefined : new WebhookDispatcher(webhook);
+  const onEvent = options.onEvent;
+  const events: EventSink | null =
+    onEvent === undefined && dispatcher === undefined
+      ? null
+      : {
+          emit(event) {
+            onEvent?.(JSON.parse(event.body) as SandboxEvent);
+            return dispatcher?.emit(event);
+          },
+        };
+  const app = createApp(config, { docsAssets: nodeDocsAssets(), events, ...(options.now ? { now: options.now } : {}) });
   return {
     seed: config.seed,
+    webhook,
     fetch: async (request) => app.fetch(request),
+    deliveries: async (timeoutMs = 30_000) => dispatcher?.idle(timeoutMs),
+  };
+}
+
+/** readConfig, its messages naming the option rather than the variable the server reads. */
+function readOptions(sources: Parameters<typeof readConfig>[0]): ReturnType<typeof readConfig> {
+  try {
+    return readConfig(sources);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw message.startsWith('SANDBOX_WEBHOOK_') ? new TypeError(`createSandbox({ webhook }): ${message}`) : error;
+  }
+}
+
+/** The webhook option as the variables the server reads, so both check it alike. */
+function webhookSources(webhook: SandboxOptions['webhook']) {
+  if (webhook === undefined) return {};
+  if (typeof webhook !== 'object' || webhook === null || typeof webhook.url !== 'string') {
+    throw new TypeError('createSandbox({ webhook }) must be an object such as { url: "http://127.0.0.1:4242/webhooks" }');
+  }
+  if (Array.isArray(webhook.events) && webhook.events.length === 0) {
+    throw new TypeError("createSandbox({ webhook }): events must list at least one event type, or be '*' (the default)");
+  }
+  return {
+    SANDBOX_WEBHOOK_URL: webhook.url,
+    SANDBOX_WEBHOOK_SECRET: webhook.secret,
+    SANDBOX_WEBHOOK_EVENTS: webhook.events === undefined || webhook.events === '*' ? undefined : webhook.events.join(','),
   };
 }
 

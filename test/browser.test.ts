@@ -29,8 +29,8 @@ let sandbox: ReturnType<typeof serve>;
 let sandboxOrigin: string;
 let other: Server;
 let otherOrigin: string;
-/** Every request the sandbox received: method, path and Authorization. */
-const received: { method: string; path: string; authorization: string | null }[] = [];
+/** Every request the sandbox received: method, path, Authorization and Sandbox-Clock. */
+const received: { method: string; path: string; authorization: string | null; clock?: string }[] = [];
 
 /** The script of the other origin's page: the calls an integrator's browser code makes. */
 const PAGE_SCRIPT = `
@@ -71,7 +71,13 @@ beforeAll(async () => {
   const app = createApp(readConfig({}), { docsAssets: nodeDocsAssets() });
   sandbox = serve({
     fetch: (request, env) => {
-      received.push({ method: request.method, path: new URL(request.url).pathname, authorization: request.headers.get('Authorization') });
+      const clock = request.headers.get('Sandbox-Clock');
+      received.push({
+        method: request.method,
+        path: new URL(request.url).pathname,
+        authorization: request.headers.get('Authorization'),
+        ...(clock === null ? {} : { clock }),
+      });
       return app.fetch(request, env);
     },
     port: 0,
@@ -134,6 +140,29 @@ describe('in Chromium', () => {
 
       // The POST with JSON and an Idempotency-Key is not a simple request: the browser asked first.
       expect(received).toContainEqual({ method: 'OPTIONS', path: '/v1/webhook_endpoints', authorization: null });
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('/docs shows Sandbox-Clock on a write, and "try it" with it answers at the pinned time', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    try {
+      await page.goto(`${sandboxOrigin}/docs`);
+      const operation = page.locator('#operations-Jobs-createJob');
+      await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
+      const clockRow = operation.locator('tr[data-param-name="Sandbox-Clock"]');
+      await expect.poll(() => clockRow.textContent(), { timeout: 20_000 }).toContain('pins the clock');
+      await operation.locator('.try-out__btn').click();
+      await clockRow.locator('input').fill('2026-03-02T17:00:00Z');
+      const before = received.length;
+      await operation.locator('button.execute').click();
+      const status = operation.locator('.live-responses-table tbody .response-col_status').first();
+      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toContain('201');
+      await expect
+        .poll(() => operation.locator('.live-responses-table tbody .microlight').first().textContent())
+        .toContain('"created_at": "2026-03-02T17:00:00Z"');
+      expect(received.slice(before).find((request) => request.path === '/v1/jobs')?.clock).toBe('2026-03-02T17:00:00Z');
     } finally {
       await page.close();
     }

@@ -4,8 +4,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
+import { DEFAULT_KEYS, workingKey } from '../src/auth/keys.js';
 import { DEFAULT_SEED } from '../src/data/dataset.js';
-import { generatedStore } from '../src/data/generated-store.js';
+import { generateSampleData } from '../src/data/generate/index.js';
+import { SampleStore } from '../src/data/store.js';
 import { buildOpenApiDocument } from '../src/openapi/document.js';
 import type { ReadResponse } from './response.js';
 
@@ -13,7 +15,10 @@ type Operation = { operationId: string; responses: Record<string, unknown> };
 type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components: unknown };
 
 /** The document as /openapi.json serves it, less `servers`. */
-export const contractDocument = buildOpenApiDocument(generatedStore(DEFAULT_SEED).accounts.A) as unknown as OpenApiDocument;
+export const contractDocument = buildOpenApiDocument(
+  SampleStore.fromData(generateSampleData(DEFAULT_SEED)).accounts.A,
+  workingKey(DEFAULT_KEYS),
+) as unknown as OpenApiDocument;
 
 const DOCUMENT_ID = 'https://sandbox.test/openapi.json';
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -65,7 +70,7 @@ export function operationOf(method: string, path: string): { template: string; o
  */
 export function checkAgainstContract(request: { method: string; path: string }, result: ReadResponse): void {
   if (result.status < 400) return;
-  const problems = schemaProblems('/components/schemas/Error', result.json);
+  const problems = schemaProblems('/components/schemas/ErrorResponse', result.json);
   if (problems.length > 0) {
     throw new Error(
       `${request.method} ${request.path} answered ${result.status} with a body that is not an Error (${problems.join('; ')}): ${result.text}`,

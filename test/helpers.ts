@@ -4,7 +4,7 @@ import { readConfig, type ConfigSources } from '../src/config.js';
 import { checkAgainstContract } from './contract.js';
 import { checkEveryResponse, type ReadResponse, readResponse } from './response.js';
 
-// Every error any Node suite meets is held to the OpenAPI document (its Error schema, its statuses).
+// Every error any Node suite meets is held to the OpenAPI document (its ErrorResponse schema, its statuses).
 checkEveryResponse(checkAgainstContract);
 
 export const PUBLIC_KEY = 'svc_test_sandbox_public';

@@ -5,6 +5,9 @@ import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { readConfig } from '../src/config.js';
+import { rawRequest } from './abuse/loopback.js';
+import { startCli } from './cli-server.js';
+import { header, parseWire, TRANSPORT_HEADERS } from './fuzz/wire.js';
 import { PUBLIC_KEY } from './helpers.js';
 
 let server: ReturnType<typeof serve>;
@@ -71,5 +74,39 @@ describe('on @hono/node-server', () => {
     } as RequestInit);
     expect(response.status).toBe(413);
     expect((await response.json()).error).toMatchObject({ code: 'parameter_invalid' });
+  });
+});
+
+describe('the built server with and without --log (issue #18)', () => {
+  it('answers with the same header names, in their case and order, on GET and HEAD', async () => {
+    const plain = await startCli(['--port', '0', '--rate-limit', '9']);
+    const logged = await startCli(['--port', '0', '--rate-limit', '9', '--log']);
+    try {
+      const names = async (origin: string, method: string, path: string, auth: boolean) => {
+        const port = Number(new URL(origin).port);
+        const head = `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth ? `Authorization: Bearer ${PUBLIC_KEY}\r\n` : ''}Connection: close\r\n\r\n`;
+        const answer = parseWire((await rawRequest(port, [head])).raw, [method], true).answers[0];
+        expect(answer, `${method} ${path}`).toBeDefined();
+        expect(header(answer as never, 'RateLimit-Policy')).toBe('9;w=1');
+        return answer?.headers.map(([name]) => name).filter((name) => !TRANSPORT_HEADERS.has(name.toLowerCase()));
+      };
+      for (const [path, auth] of [
+        ['/v1/jobs?limit=1', true],
+        ['/v1/jobs', false],
+        ['/v1/nope', true],
+      ] as const) {
+        const get = await names(plain.origin, 'GET', path, auth);
+        expect(get).toContain('Request-Id');
+        expect(await names(logged.origin, 'GET', path, auth), `GET ${path} with --log`).toEqual(get);
+        expect(await names(plain.origin, 'HEAD', path, auth), `HEAD ${path}`).toEqual(get);
+        expect(await names(logged.origin, 'HEAD', path, auth), `HEAD ${path} with --log`).toEqual(get);
+      }
+      // The log still names the request ID the answer carried, and HEAD as HEAD.
+      await new Promise((wait) => setTimeout(wait, 50));
+      expect(logged.output()).toMatch(/\nHEAD \/v1\/jobs\?limit=1 200 [\d.]+ms req_\w{24}\n/);
+    } finally {
+      plain.stop();
+      logged.stop();
+    }
   });
 });

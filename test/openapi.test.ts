@@ -63,7 +63,7 @@ describe('the document and the app', () => {
     expect(documented.length).toBe(ENDPOINTS.length);
   });
 
-  it('gives every operation its id, summary, scope, success and errors with the Error schema', () => {
+  it('gives every operation its id, summary, scope, success and errors with the ErrorResponse schema', () => {
     for (const { method, path, operation } of operations) {
       const endpoint = ENDPOINTS.find((candidate) => candidate.method === method && candidate.path === path);
       expect(operation.operationId).toBe(endpoint?.operationId);
@@ -73,7 +73,7 @@ describe('the document and the app', () => {
       for (const [status, response] of Object.entries(operation.responses)) {
         expect(response.headers, `${operation.operationId} ${status}`).toMatchObject({ 'Request-Id': {}, 'RateLimit-Policy': {} });
         if (Number(status) >= 400) {
-          expect(response.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+          expect(response.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
         }
       }
       const idempotencyKey = operation.parameters?.some((parameter) => parameter.$ref === '#/components/parameters/Idempotency-Key');
@@ -83,10 +83,10 @@ describe('the document and the app', () => {
     expect(operations.filter(({ operation }) => operation.responses['409'] !== undefined)).toHaveLength(7);
   });
 
-  it('names every error code of the code table in the Error schema', () => {
+  it('names every error code of the code table in the ErrorResponse schema', () => {
     const errorSchema = (
       contractDocument.components as { schemas: Record<string, { properties: { error: { properties: { code: { enum: string[] } } } } }> }
-    ).schemas.Error;
+    ).schemas.ErrorResponse;
     expect(errorSchema?.properties.error.properties.code.enum.sort()).toEqual(Object.keys(ERROR_CODES).sort());
   });
 });
@@ -185,7 +185,7 @@ describe('the contract check every Node suite runs on error responses', () => {
     );
   });
 
-  it('fails on an error body that is not the Error shape', () => {
+  it('fails on an error body that is not the ErrorResponse shape', () => {
     expect(() => checkAgainstContract({ method: 'GET', path: '/v1/jobs' }, result(400, { message: 'bad' }))).toThrow(/not an Error/);
     expect(() => checkAgainstContract({ method: 'GET', path: '/v1/jobs' }, result(400, errorBody('no_such_code')))).toThrow(/not an Error/);
   });

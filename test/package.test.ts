@@ -1,4 +1,4 @@
-// The published package as a user gets it (issue #7, item 5): `npm pack`, installed into an empty
+// The published package as a user gets it (issue #7, item 5; issue #19: the tarball docs/toolkit.md installs): `npm pack`, installed into an empty
 // folder with no network and no dev dependencies, its bin started and asked for a list and the
 // docs' files, and its library imported. Nothing is built after the pack.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -6,8 +6,8 @@ import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, u
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type AddressInfo, connect, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, listening, type RunningServer, startCommand } from './cli-server.js';
 import { readmeExample } from './readme.js';
 
 const run = promisify(execFile);
@@ -21,9 +21,17 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'sandbox-package-'));
-  // prepack builds the bundles and types; the test installs exactly what the tarball holds.
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+  // What prepack does, without its rebuild of dist/: test/global-build.ts built it before the
+  // suites, and rebuilding it now would pull the bundles from under the suites that run the built
+  // command in parallel (test/cli.test.ts, test/guides.test.ts, …). The types are made here.
+  await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.types.json'], { cwd: root });
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder], {
+    cwd: root,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ filename: string }];
+  // The name docs/toolkit.md tells people to install.
+  expect(filename).toBe(`waste-operations-sandbox-${version}.tgz`);
   const project = join(folder, 'project');
   await run('mkdir', [project]);
   writeFileSync(join(project, 'package.json'), '{ "name": "user-project", "private": true, "type": "module" }\n');
@@ -37,25 +45,11 @@ afterAll(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-/** Starts the bin and resolves once it prints where it listens. */
-function start(...args: string[]): Promise<{ origin: string; output: () => string }> {
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${output}`)), 20_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const origin = output.match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
-      if (origin !== undefined) {
-        clearTimeout(timer);
-        resolve({ origin, output: () => output });
-      }
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
+/** Starts the installed bin and resolves once it prints where it listens. */
+async function start(...args: string[]): Promise<RunningServer> {
+  const server = await startCommand(bin, args);
+  children.push(server.child);
+  return server;
 }
 
 describe('the packed package, installed into an empty folder', () => {
@@ -83,8 +77,8 @@ describe('the packed package, installed into an empty folder', () => {
     expect((await asset.text()).length).toBeGreaterThan(1_000_000);
     const requestId = list.headers.get('Request-Id') as string;
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.output()).toContain(`GET /v1/jobs 200 `);
-    expect(server.output()).toMatch(new RegExp(`GET /v1/jobs 200 \\d+\\.\\dms ${requestId}`));
+    expect(server.output()).toContain(`GET /v1/jobs?limit=1 200 `);
+    expect(server.output()).toMatch(new RegExp(`GET /v1/jobs\\?limit=1 200 \\d+\\.\\dms ${requestId}`));
     // The start-up banner shows the public key in its curl example; request lines never carry a key.
     const requestLines = server
       .output()
@@ -171,30 +165,18 @@ console.log(JSON.stringify({ status: response.status, seed: sandbox.seed, verifi
       '0.01',
     ]).catch((error: { code: number; stdout: string }) => error);
     expect(refused).toMatchObject({ code: 1, stdout: expect.stringMatching(/attempt 2: 400/) });
+    expect(refused.stdout).toMatch(
+      /400: the receiver may have refused the signature; it must verify with the signing secret printed above/,
+    );
+  });
+
+  it("the README's receiver, started without WEBHOOK_SECRET, stops at once and says what to set", async () => {
+    const project = join(folder, 'project');
+    writeFileSync(join(project, 'receiver-unset.mjs'), readmeExample('receiver').replace('.listen(4242)', `.listen(0, '127.0.0.1')`));
+    const { WEBHOOK_SECRET: _, ...env } = process.env;
+    const result = await run(process.execPath, ['receiver-unset.mjs'], { cwd: project, env, timeout: 10_000 }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(result).toMatchObject({ code: 1, stderr: expect.stringMatching(/Set WEBHOOK_SECRET to the whsec_ secret that trigger prints/) });
   });
 });
-
-/** A port nobody listens on yet. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves once something accepts connections on the port (a child that is starting up). */
-async function listening(port: number): Promise<void> {
-  for (let tries = 0; tries < 200; tries++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      }).once('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`nothing listens on port ${port} after 10 s`);
-}

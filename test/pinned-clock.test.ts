@@ -1,41 +1,28 @@
 // The pinned clock (issue #16; SANDBOX.md, "Pinned clock: the same request, the same answer"),
 // through HTTP: in-process, on the built server over a loopback socket, and (in
 // test/worker-parity.test.ts and test/workers/pinned-clock.test.ts) on workerd.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/index.js';
+import { type RunningServer, startCli } from './cli-server.js';
 import { OTHER_KEY, PUBLIC_KEY, call, testApp } from './helpers.js';
 import { PINNED_TIME, SCRIPT, type ScriptAnswer, requestOf, runScript } from './pinned-clock/script.js';
 
 const GOLDEN = './pinned-clock/script.golden.json';
-const children: ChildProcess[] = [];
+const servers: RunningServer[] = [];
 afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
+  for (const server of servers) server.stop();
 });
 
 const golden = (answers: ScriptAnswer[]) => `${JSON.stringify(answers, null, 2)}\n`;
 const idOf = (answer: ScriptAnswer | undefined) => (JSON.parse(answer?.text ?? '{}') as { id?: string }).id;
 
-/** Starts `node dist/server.js` (built by test/global-build.ts) and resolves to its origin. */
-function startBuiltServer(...args: string[]): Promise<string> {
-  const child = spawn(process.execPath, ['dist/server.js', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${output}`)), 20_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const origin = output.match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
-      if (origin !== undefined) {
-        clearTimeout(timer);
-        resolve(origin);
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
+/** The built command on a free loopback port (test/cli-server.ts), stopped after the file. */
+async function startBuiltServer(...args: string[]): Promise<string> {
+  const server = await startCli(['--port', '0', ...args]);
+  servers.push(server);
+  return server.origin;
 }
 
 describe('with Sandbox-Clock, the same script gets the same bytes', () => {

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { readConfig } from '../src/config.js';
 import { DEFAULT_SEED } from '../src/data/dataset.js';
-import { generatedStore } from '../src/data/generated-store.js';
+import { generateSampleData } from '../src/data/generate/index.js';
 import { COLLECTIONS, type PrebuiltSampleData } from '../src/data/prebuilt.js';
 import { SampleStore } from '../src/data/store.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'sandbox-prebuilt-'));
-const generated = generatedStore(DEFAULT_SEED);
+const generated = SampleStore.fromData(generateSampleData(DEFAULT_SEED));
 const forms: Record<string, PrebuiltSampleData> = {};
 
 beforeAll(async () => {

@@ -1,4 +1,5 @@
-// The README quotes sample IDs for docs and CI; this keeps every quoted ID true to the data.
+// The README and docs/sample-data.md quote sample IDs for docs and CI; this keeps every quoted ID,
+// and every relation the catalog states (a site's client, a job's client and site), true to the data.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COLLECTIONS } from '../src/data/prebuilt.js';
@@ -12,6 +13,7 @@ import { PROFILE_STATUSES } from '../src/resources/waste_profiles/schema.js';
 import { call, OTHER_KEY, PUBLIC_KEY, testApp } from './helpers.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const guide = readFileSync(new URL('../docs/sample-data.md', import.meta.url), 'utf8');
 const app = testApp();
 
 const STATES = new Set<string>([
@@ -25,11 +27,13 @@ const STATES = new Set<string>([
   ...PROFILE_STATUSES,
 ]);
 
-const rows = [...readme.matchAll(/^\| (\w+)( \(account B\))? \| ([^|]+) \| `(\w+)` \| ([^|]*) \|$/gm)].map((match) => ({
+const rows = [...guide.matchAll(/^\| (\w+)( \(account B\))? \| ([^|]+) \| `(\w+)` \| ([^|]*) \| ([^|]*) \|$/gm)].map((match) => ({
   resource: match[1] as string,
   key: match[2] ? OTHER_KEY : PUBLIC_KEY,
   state: (match[3] as string).trim(),
   id: match[4] as string,
+  /** "client `cli_…`, site `site_…`": the records it points at, or for a client one of its sites. */
+  goesWith: [...(match[6] as string).matchAll(/(\w+) `(\w+)`/g)].map(([, field, id]) => ({ field: field as string, id: id as string })),
 }));
 
 describe('the README catalog', () => {
@@ -56,10 +60,27 @@ describe('the README catalog', () => {
     // The state column starts with the record's status, kind or event type where it names one.
     const word = row.state.split(/[ ,]/)[0] as string;
     if (STATES.has(word)) expect([record.status, record.kind, record.type, record.storage_status]).toContain(word);
+    for (const related of row.goesWith) {
+      if (row.resource === 'clients') {
+        // A client's site: that site belongs to the client, so the two make a job together.
+        const site = await call(app, `/v1/sites/${related.id}`, { key: row.key });
+        expect(site.json.client, `${row.id}'s site ${related.id}`).toBe(row.id);
+      } else {
+        expect(record[related.field], `${row.id}'s ${related.field}`).toBe(related.id);
+      }
+    }
   });
 
-  it('quotes in its examples only IDs of account A that exist', async () => {
-    const examples = readme.split('## Keys')[0] as string;
+  it('states what every site and job goes with', () => {
+    for (const row of rows.filter((candidate) => candidate.resource === 'sites' || candidate.resource === 'jobs')) {
+      expect(row.goesWith.map((related) => related.field).sort(), row.id).toEqual(
+        row.resource === 'sites' ? ['client'] : ['client', 'site'],
+      );
+    }
+  });
+
+  it('quotes in the examples only IDs of account A that exist', async () => {
+    const examples = `${readme.split('## Keys')[0] as string}${guide.split('## A body for every create endpoint')[1] as string}`;
     const ids = [...new Set(examples.match(/\b(cli|site|job|cont|man|inv|we|evt|prof)_[0-9A-Za-z]{14}\b/g))];
     expect(ids.length).toBeGreaterThan(0);
     const collections: Record<string, string> = {

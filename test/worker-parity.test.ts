@@ -22,6 +22,8 @@ import { ID_PREFIXES } from '../src/schemas/common.js';
 import { JOBS_KEY, OTHER_KEY, PUBLIC_KEY, READONLY_KEY, REVOKED_KEY } from './helpers.js';
 import golden from './pinned-clock/script.golden.json';
 import { runScript } from './pinned-clock/script.js';
+import { startReceiver } from './events/receiver.js';
+import { verifySignature } from '../src/webhooks/signature.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
@@ -401,6 +403,37 @@ describe('with the clock pinned (Sandbox-Clock)', () => {
     // This Miniflare runs with a rate limit of its own (RATE_LIMIT above), which the policy states.
     const expected = golden.map((answer) => ({ ...answer, headers: { ...answer.headers, 'ratelimit-policy': `${RATE_LIMIT};w=1` } }));
     expect(answers).toEqual(expected);
+  });
+});
+
+describe('events from writes (SANDBOX_WEBHOOK_URL)', () => {
+  it('the deployed bundle delivers job.created to a loopback receiver after the answer, signed', async () => {
+    const receiver = await startReceiver();
+    const secret = 'whsec_workerdDeliveryTestSecret';
+    try {
+      await mf.setOptions({
+        ...workerOptions,
+        bindings: { ...workerOptions.bindings, SANDBOX_WEBHOOK_URL: receiver.url, SANDBOX_WEBHOOK_SECRET: secret },
+      });
+      const response = await mf.dispatchFetch('http://sandbox.test/v1/jobs', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${PUBLIC_KEY}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ type: 'ci_pickup', client: 'cli_seII9pzPSgmmJJ', site: 'site_boDWBFERDT5aI9' }),
+      });
+      expect(response.status).toBe(201);
+      const answer = await response.text();
+      const [delivery] = await receiver.waitFor(1);
+      expect(verifySignature(delivery?.body ?? '', delivery?.signature, secret)).toBe(true);
+      expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({ type: 'job.created', data: { object: JSON.parse(answer) } });
+      // Without the secret a Worker cannot sign (nor print one it made): every request says why.
+      await mf.setOptions({ ...workerOptions, bindings: { ...workerOptions.bindings, SANDBOX_WEBHOOK_URL: receiver.url } });
+      const misconfigured = await mf.dispatchFetch('http://sandbox.test/v1/jobs', { headers: { Authorization: `Bearer ${PUBLIC_KEY}` } });
+      expect(misconfigured.status).toBe(500);
+      expect(await misconfigured.text()).toContain('SANDBOX_WEBHOOK_SECRET');
+    } finally {
+      await mf.setOptions(workerOptions);
+      await receiver.close();
+    }
   });
 });
 

@@ -76,3 +76,43 @@ function summarise(result, expectedStatus, latencies) {
     unexpected: completed - expected + result.errors + result.timeouts,
   };
 }
+
+/**
+ * Requests one at a time on one keep-alive connection, `gapMs` apart, as a CI suite sends its
+ * writes: the answer time of each, with nothing else in flight. Summarised like runLoad.
+ */
+export async function runSequential(port, scenario, count, gapMs) {
+  const { Agent, request } = await import('node:http');
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies = new LatencyRecorder();
+  const statuses = {};
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const sent = performance.now();
+    const status = await new Promise((resolve, reject) => {
+      const req = request({ host: HOST, port, method: scenario.method, path: scenario.path, headers: scenario.headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      });
+      req.on('error', reject);
+      req.end(scenario.body);
+    });
+    latencies.add(performance.now() - sent);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
+  }
+  agent.destroy();
+  const [p50, p99] = latencies.percentiles(50, 99);
+  const expected = statuses[scenario.expect] ?? 0;
+  return {
+    rps: count / ((performance.now() - started) / 1000),
+    p50,
+    p99,
+    sent: count,
+    completed: count,
+    statuses,
+    errors: 0,
+    timeouts: 0,
+    unexpected: count - expected,
+  };
+}

@@ -8,10 +8,10 @@ const POLL_INTERVAL_MS = 5;
 const START_DEADLINE_MS = 60_000;
 
 /** `node <script>` (dist/server.js by default) on a free port; `since` is the moment of the spawn. */
-async function spawnSandbox(root, script = 'dist/server.js') {
+async function spawnSandbox(root, script = 'dist/server.js', extraEnv = {}) {
   const port = await freePort();
   const since = performance.now();
-  const env = { ...process.env, PORT: String(port), HOST, SANDBOX_RATE_LIMIT: 'off' };
+  const env = { ...process.env, PORT: String(port), HOST, SANDBOX_RATE_LIMIT: 'off', ...extraEnv };
   const child = spawnTracked(process.execPath, [script], { cwd: root, env });
   return { child, port, since };
 }
@@ -40,8 +40,8 @@ async function timeToFirstOk({ child, port, since }, path) {
 }
 
 /** The sandbox as the throughput runs use it: started and answering /health. */
-export async function startSandbox(root) {
-  const sandbox = await spawnSandbox(root);
+export async function startSandbox(root, extraEnv = {}) {
+  const sandbox = await spawnSandbox(root, 'dist/server.js', extraEnv);
   await timeToFirstOk(sandbox, '/health');
   return sandbox;
 }

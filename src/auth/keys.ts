@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { AccountName } from '../data/dataset.js';
+import { didYouMean, listOf, shownName, shownValue } from '../http/messages.js';
 import { READ_SCOPES, SCOPES, type Scope } from './scopes.js';
 
 export interface ApiKey {
@@ -18,39 +18,100 @@ export const DEFAULT_KEYS: readonly ApiKey[] = [
   { key: 'svc_test_sandbox_revoked', account: 'A', scopes: new Set(SCOPES), revoked: true },
 ];
 
-/** The form of SANDBOX_KEYS: a JSON array that replaces the whole table. */
-const KeyTableInput = z
-  .array(
-    z.strictObject({
-      key: z.string().regex(/^svc_test_[0-9A-Za-z_]{1,200}$/, 'sandbox keys begin with svc_test_'),
-      account: z.enum(['A', 'B']),
-      scopes: z.union([z.literal('*'), z.array(z.enum(SCOPES))]),
-      revoked: z.boolean().default(false),
-    }),
-  )
-  .min(1);
+/** An entry as SANDBOX_KEYS shows one in its messages. */
+const EXAMPLE_TABLE = '[{"key":"svc_test_mine","account":"A","scopes":"*"}]';
+const FIELDS = ['key', 'account', 'scopes', 'revoked'] as const;
+const ACCOUNTS = ['A', 'B'] as const;
+const KEY_FORM = /^svc_test_[0-9A-Za-z_]{1,200}$/;
 
-/** Parses SANDBOX_KEYS text; throws with a readable message, since a bad table must stop start-up. */
+/** A key table that cannot be used; its message names the entry and field, as the API's 400s do. */
+function tableProblem(detail: string): Error {
+  return new Error(`SANDBOX_KEYS is not a valid key table: ${detail}`);
+}
+
+function fieldProblem(index: number, field: string, must: string, sent: unknown, choices?: readonly string[]): Error {
+  return tableProblem(`entry [${index}]: ${field} ${must}; received ${shownValue(sent)}.${didYouMean(sent, choices)}`);
+}
+
+/**
+ * Parses SANDBOX_KEYS text; throws with a message for people, since a bad table must stop
+ * start-up. On Workers the message is the body of a public 500, so it never repeats a key.
+ */
 export function parseKeyTable(text: string): ApiKey[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch {
-    throw new Error('SANDBOX_KEYS is not valid JSON');
+  } catch (error) {
+    throw new Error(`SANDBOX_KEYS is not valid JSON (${(error as Error).message}); give an array of keys such as ${EXAMPLE_TABLE}`);
   }
-  const parsed = KeyTableInput.safeParse(json);
-  if (!parsed.success) throw new Error(`SANDBOX_KEYS is not a valid key table: ${z.prettifyError(parsed.error)}`);
-  const seen = new Set<string>();
-  return parsed.data.map((entry) => {
-    if (seen.has(entry.key)) throw new Error(`SANDBOX_KEYS lists ${entry.key} twice`);
-    seen.add(entry.key);
-    return {
-      key: entry.key,
-      account: entry.account,
-      scopes: new Set(entry.scopes === '*' ? SCOPES : entry.scopes),
-      revoked: entry.revoked,
-    };
+  if (!Array.isArray(json)) {
+    const hint = json !== null && typeof json === 'object' ? ' Put the one key in brackets: [{…}].' : '';
+    throw tableProblem(`it must be a JSON array of keys such as ${EXAMPLE_TABLE}; received ${shownValue(json)}.${hint}`);
+  }
+  if (json.length === 0) throw tableProblem(`it lists no key; give at least one, such as ${EXAMPLE_TABLE}`);
+  const firstIndexOf = new Map<string, number>();
+  return json.map((entry: unknown, index): ApiKey => {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      throw tableProblem(`entry [${index}] must be an object with key, account and scopes; received ${shownValue(entry)}.`);
+    }
+    const fields = entry as Record<string, unknown>;
+    for (const name of Object.keys(fields)) {
+      if (!(FIELDS as readonly string[]).includes(name)) {
+        throw tableProblem(
+          `entry [${index}]: unknown field ${shownName(name)}.${didYouMean(name, FIELDS)} The fields are key, account, scopes and revoked.`,
+        );
+      }
+    }
+    for (const name of ['key', 'account', 'scopes'] as const) {
+      if (fields[name] === undefined) throw tableProblem(`entry [${index}]: ${name} is missing; every key needs key, account and scopes.`);
+    }
+    const { key, account, scopes, revoked = false } = fields;
+    if (typeof key !== 'string' || !KEY_FORM.test(key)) {
+      // The value is not repeated: it may be a real key pasted by mistake (a svc_live_ one).
+      const sent = typeof key === 'string' ? 'a string that does not (not shown: it may be a key)' : shownValue(key);
+      throw tableProblem(
+        `entry [${index}]: key must begin with svc_test_, then 1 to 200 letters, digits or underscores; received ${sent}.`,
+      );
+    }
+    const first = firstIndexOf.get(key);
+    if (first !== undefined) throw tableProblem(`entry [${index}]: key is listed twice (as entry [${first}] too); list each key once.`);
+    firstIndexOf.set(key, index);
+    if (typeof account !== 'string' || !(ACCOUNTS as readonly string[]).includes(account)) {
+      throw fieldProblem(index, 'account', `must be "A" or "B" (sample account A, or the smaller B)`, account, ACCOUNTS);
+    }
+    if (typeof revoked !== 'boolean') throw fieldProblem(index, 'revoked', 'must be true or false', revoked);
+    return { key, account: account as AccountName, scopes: new Set(scopesOf(index, scopes)), revoked };
   });
+}
+
+function scopesOf(index: number, scopes: unknown): readonly Scope[] {
+  const allowed = `one of the ${SCOPES.length} scopes: ${listOf(SCOPES)}`;
+  if (scopes === '*') return SCOPES;
+  if (!Array.isArray(scopes)) {
+    const wrap = typeof scopes === 'string' && (SCOPES as readonly string[]).includes(scopes) ? ` Put it in an array: ["${scopes}"].` : '';
+    throw tableProblem(
+      `entry [${index}]: scopes must be "*" (every scope) or an array of scopes, each ${allowed}; received ${shownValue(scopes)}.${wrap}`,
+    );
+  }
+  scopes.forEach((scope: unknown, position) => {
+    if (typeof scope !== 'string' || !(SCOPES as readonly string[]).includes(scope)) {
+      throw fieldProblem(index, `scopes[${position}]`, `must be ${allowed}`, scope, SCOPES);
+    }
+  });
+  return scopes as Scope[];
+}
+
+/**
+ * The key the sandbox shows people (the start-up banner, /docs, the OpenAPI description): the
+ * first key of the table that is not revoked, with the most scopes. Undefined when no key can
+ * be used (all revoked, or none with a scope), which those places then say.
+ */
+export function workingKey(keys: readonly ApiKey[]): ApiKey | undefined {
+  let best: ApiKey | undefined;
+  for (const key of keys) {
+    if (!key.revoked && key.scopes.size > 0 && key.scopes.size > (best?.scopes.size ?? 0)) best = key;
+  }
+  return best;
 }
 
 const encoder = new TextEncoder();

@@ -2,13 +2,13 @@
 // seeded data to a receiver, signed as the reference signs deliveries, with retries, so an
 // integrator can test their webhook receiver before production sends it anything. Exit code 0
 // only when every event was delivered, 1 when one was not, 2 for a command line that cannot run.
-import { parseArgs } from 'node:util';
 import { didYouMean } from '../http/messages.js';
 import { newWebhookSecret } from '../schemas/new-records.js';
 import { EVENT_TYPES, type EventType } from '../resources/events/types.js';
 import { createSandbox } from '../sandbox.js';
 import { type DeliveryAttempt, deliver } from '../webhooks/deliver.js';
 import { type SampleEvent, sampleEventById, sampleEventOfEachType, sampleEventOfType } from '../webhooks/sample-events.js';
+import { parseFlags } from './flags.js';
 import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
 
@@ -61,7 +61,7 @@ function describeAttempt(attempt: DeliveryAttempt): string {
 }
 
 export async function trigger(argv: readonly string[]): Promise<number> {
-  const { values: flags, positionals } = parseArgs({
+  const { values: flags, positionals } = parseFlags({
     args: [...argv],
     options: {
       url: { type: 'string' },
@@ -105,8 +105,13 @@ export async function trigger(argv: readonly string[]): Promise<number> {
   }
 
   const secret = flags.secret ?? newWebhookSecret();
-  if (flags.secret === undefined) console.log(`Signing secret: ${secret} (a new one; pass --secret to use your receiver's)`);
+  console.log(
+    flags.secret === undefined
+      ? `Signing secret: ${secret} (a new one; pass --secret to use your receiver's)`
+      : `Signing secret: ${secret} (from --secret)`,
+  );
 
+  let hintedSecret = false;
   const started = performance.now();
   let delivered = 0;
   for (const event of events) {
@@ -118,7 +123,17 @@ export async function trigger(argv: readonly string[]): Promise<number> {
       attempts,
       backoffMs: backoffSeconds * 1000,
       userAgent: `waste-operations-sandbox/${VERSION}`,
-      onAttempt: (attempt) => console.log(describeAttempt(attempt)),
+      onAttempt: (attempt) => {
+        console.log(describeAttempt(attempt));
+        // A receiver that checks signatures answers 400 or 401 to one signed with another secret:
+        // say so once, rather than leaving every retry of every event to look like an outage.
+        if ((attempt.status === 400 || attempt.status === 401) && !hintedSecret) {
+          hintedSecret = true;
+          console.log(
+            `  ${attempt.status}: the receiver may have refused the signature; it must verify with the signing secret printed above.`,
+          );
+        }
+      },
     });
     if (result.delivered) delivered++;
     else console.log(`  not delivered after ${attempts} attempt${attempts === 1 ? '' : 's'}`);

@@ -306,7 +306,7 @@ export function sampleStore(seed: string): SampleStore | Promise<SampleStore> {
     store =
       PREBUILT_SAMPLE_DATA?.seed === seed
         ? SampleStore.fromPrebuilt(PREBUILT_SAMPLE_DATA)
-        : import('./generated-store.js').then(({ generatedStore }) => generatedStore(seed));
+        : import('./generated-store.js').then(({ generateSampleData }) => SampleStore.fromData(generateSampleData(seed)));
     stores.set(seed, store);
     // Once generated, the store itself is kept; a failure (never expected) answers each request
     // with a 500 through the app, not a crash of the process.

@@ -1,20 +1,30 @@
 // /docs: Swagger UI rendering /openapi.json, with "try it" sending real requests to this sandbox
-// under the public key. The script is a file of its own (/docs/init.js) so the page needs no
-// inline script under its Content-Security-Policy.
-import { page } from './html.js';
+// under a working key of the configured table (src/auth/keys.ts, workingKey). The script is a
+// file of its own (/docs/init.js) so the page needs no inline script under its
+// Content-Security-Policy.
+import type { ApiKey } from '../auth/keys.js';
+import { escapeHtml, page } from './html.js';
 
-export const PUBLIC_KEY = 'svc_test_sandbox_public';
+/** What /docs says when no key of the table can be used, so "try it" answering 401 is explained. */
+export const NO_WORKING_KEY =
+  'No key of this sandbox\'s key table can be used (every key is revoked or has no scope), so "Try it out" answers 401. Fix the table given in SANDBOX_KEYS (--keys).';
 
-export function referencePage(): string {
+export function referencePage(key: ApiKey | undefined): string {
+  const notice = key === undefined ? `<p>${escapeHtml(NO_WORKING_KEY)}</p>\n` : '';
   return page(
     'API reference — Waste Operations API sandbox',
-    '<div id="swagger-ui"></div>\n<script src="/docs/swagger-ui-bundle.js"></script>\n<script src="/docs/init.js"></script>',
+    `${notice}<div id="swagger-ui"></div>\n<script src="/docs/swagger-ui-bundle.js"></script>\n<script src="/docs/init.js"></script>`,
     '<link rel="stylesheet" href="/docs/swagger-ui.css">',
   );
 }
 
-export const INIT_SCRIPT = `// Swagger UI for the sandbox: its own document, no validator badge (it calls an outside host),
-// the public sandbox key filled in for "try it" and not kept in the browser's storage.
+export function initScript(key: ApiKey | undefined): string {
+  const authorize =
+    key === undefined
+      ? '    // No key of the table can be used: nothing to fill in.'
+      : `    window.ui.preauthorizeApiKey('bearer', ${JSON.stringify(key.key)});`;
+  return `// Swagger UI for the sandbox: its own document, no validator badge (it calls an outside host),
+// a working sandbox key filled in for "try it" and not kept in the browser's storage.
 window.ui = SwaggerUIBundle({
   url: '/openapi.json',
   dom_id: '#swagger-ui',
@@ -24,10 +34,11 @@ window.ui = SwaggerUIBundle({
   displayOperationId: true,
   defaultModelsExpandDepth: 0,
   onComplete: function () {
-    window.ui.preauthorizeApiKey('bearer', ${JSON.stringify(PUBLIC_KEY)});
+${authorize}
   },
 });
 `;
+}
 
 export const DOCS_CSS = `body { font: 16px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; color: #1f2328; }
 code { font: 0.9em ui-monospace, monospace; background: #f3f4f6; padding: 0.1em 0.3em; border-radius: 4px; }

@@ -1,13 +1,14 @@
 // The routes anyone may read without a key: the OpenAPI document and the docs pages. CORS is on
 // for all of them, so tools on other origins can load the document.
 import type { Context, Hono } from 'hono';
+import type { ApiKey } from '../auth/keys.js';
 import type { AccountStore } from '../data/store.js';
 import type { SandboxEnv } from '../http/env.js';
 import { CORS_HEADERS, type Responder } from '../http/reply.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { DOCS_ASSETS, type DocsAssetName, type DocsAssets } from './assets.js';
 import { errorsPage } from './errors.js';
-import { DOCS_CSS, INIT_SCRIPT, referencePage } from './reference-page.js';
+import { DOCS_CSS, initScript, referencePage } from './reference-page.js';
 
 /** Only this sandbox's own files, and data: images (Swagger UI's icons are inline SVG). */
 const CONTENT_SECURITY_POLICY =
@@ -20,13 +21,15 @@ export interface DocsOptions {
   /** The account whose records are the document's examples (once the sample data is loaded). */
   account: () => AccountStore;
   assets: DocsAssets | undefined;
+  /** The key /docs fills in and the document names: a working one of the configured table, if any. */
+  key: ApiKey | undefined;
 }
 
-export function registerDocs(app: Hono<SandboxEnv>, { respond, rateLimitPolicy, account, assets }: DocsOptions): void {
+export function registerDocs(app: Hono<SandboxEnv>, { respond, rateLimitPolicy, account, assets, key }: DocsOptions): void {
   // Built on first use (tens of milliseconds) and kept; `servers` is the origin of each request.
   let documentText: string | undefined;
   app.get('/openapi.json', (c) => {
-    documentText ??= JSON.stringify(buildOpenApiDocument(account()));
+    documentText ??= JSON.stringify(buildOpenApiDocument(account(), key));
     const servers = JSON.stringify([{ url: new URL(c.req.url).origin, description: 'This sandbox' }]);
     return respond(c, 200, `${documentText.slice(0, -1)},"servers":${servers}}`, CORS_HEADERS);
   });
@@ -43,9 +46,11 @@ export function registerDocs(app: Hono<SandboxEnv>, { respond, rateLimitPolicy, 
         'Request-Id': respond.requestId(c),
       },
     });
-  app.get('/docs', (c) => file(c, referencePage(), HTML));
+  const reference = referencePage(key);
+  const script = initScript(key);
+  app.get('/docs', (c) => file(c, reference, HTML));
   app.get('/docs/errors', (c) => file(c, errorsPage(), HTML));
-  app.get('/docs/init.js', (c) => file(c, INIT_SCRIPT, 'text/javascript; charset=utf-8'));
+  app.get('/docs/init.js', (c) => file(c, script, 'text/javascript; charset=utf-8'));
   app.get('/docs/docs.css', (c) => file(c, DOCS_CSS, 'text/css; charset=utf-8'));
   // One static route per file, not `/docs/:asset`: a parameter beside the static /docs/… routes
   // made Hono's SmartRouter fall back from RegExpRouter to TrieRouter for every route, API

@@ -7,6 +7,7 @@ import type { Scope } from '../auth/scopes.js';
 import type { Mint } from '../clock/mint.js';
 import type { AccountStore } from '../data/store.js';
 import type { ErrorCode } from '../errors.js';
+import type { EventType } from '../resources/events/types.js';
 import type { ObjectType } from '../schemas/common.js';
 import type { SandboxEnv } from './env.js';
 
@@ -31,6 +32,8 @@ export interface Reply {
   status: 200 | 201;
   /** JSON text, or the UTF-8 bytes of it where they were encoded in advance (sample records). */
   json: string | Uint8Array<ArrayBuffer>;
+  /** The events this write emits, each carrying `json` as its data.object (SANDBOX.md, "Events from writes"). */
+  events?: readonly EventType[];
 }
 
 export interface HandlerError {
@@ -55,6 +58,8 @@ export interface EndpointSpec<Q extends z.ZodType | undefined, B extends z.ZodTy
   readonlyFields?: readonly string[];
   /** Accepts Idempotency-Key (reference, "Endpoints"). */
   idempotent?: boolean;
+  /** The events a success may emit and when, for the OpenAPI document; the reply names those it does. */
+  emits?: readonly { event: EventType; when: string }[];
   success: { status: 200 | 201; schema: z.ZodType; description: string };
   /**
    * Errors only the handler gives (a body reference that is missing, a state rule), for the
@@ -81,8 +86,10 @@ export function defineEndpoint<Q extends z.ZodType | undefined = undefined, B ex
 }
 
 /** A record as the JSON body of a success. */
-export function reply(status: 200 | 201, value: unknown): Reply {
-  return { status, json: JSON.stringify(value) };
+export function reply(status: 200 | 201, value: unknown, events?: readonly EventType[]): Reply {
+  return events === undefined || events.length === 0
+    ? { status, json: JSON.stringify(value) }
+    : { status, json: JSON.stringify(value), events };
 }
 
 /**

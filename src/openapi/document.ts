@@ -2,6 +2,8 @@
 // and the zod schemas that validate requests and check responses: nothing here restates a
 // field. What the route table does not say (headers, errors, examples) is derived in this folder.
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ApiKey } from '../auth/keys.js';
+import { SCOPES } from '../auth/scopes.js';
 import type { AccountStore, ResourceIndex } from '../data/store.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { IDEMPOTENCY_KEY_MAX } from '../idempotency/store.js';
@@ -67,18 +69,25 @@ const PARAMETERS: Json = {
   },
 };
 
-const DESCRIPTION = `The public sandbox of the Waste Operations API v1: every endpoint answered from deterministic sample data, with production's validation, scopes, idempotency and state rules. Writes are checked and answered, then dropped: nothing is kept.
+const DESCRIPTION = `The public sandbox of the Waste Operations API v1: every endpoint answered from deterministic sample data, with production's validation, scopes, idempotency and state rules. Writes are checked and answered, then dropped: nothing is kept.`;
 
-Authenticate with \`Authorization: Bearer svc_test_sandbox_public\` (all scopes, sample account A). Every error has the Error shape; its \`doc_url\` leads to [/docs/errors](/docs/errors).`;
+/** How to authenticate, with a key of the configured table that works (src/auth/keys.ts, workingKey). */
+function authenticationText(key: ApiKey | undefined): string {
+  if (key === undefined) {
+    return "No key of this sandbox's key table can be used (every key is revoked or has no scope): every request answers 401 until the table given in SANDBOX_KEYS is fixed.";
+  }
+  const scopes = key.scopes.size === SCOPES.length ? 'all scopes' : `scopes ${[...key.scopes].join(', ')}`;
+  return `Authenticate with \`Authorization: Bearer ${key.key}\` (${scopes}, sample account ${key.account}).`;
+}
 
 /** The document without `servers`, which name the origin each request came to. */
-export function buildOpenApiDocument(account: AccountStore): Json {
+export function buildOpenApiDocument(account: AccountStore, key: ApiKey | undefined): Json {
   const registry = new OpenAPIHono();
-  registry.openAPIRegistry.register('Error', ErrorBody);
+  registry.openAPIRegistry.register('ErrorResponse', ErrorBody);
   registry.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'A sandbox key; svc_test_sandbox_public has every scope.',
+    description: key === undefined ? 'A sandbox key (svc_test_…).' : `A sandbox key, such as ${key.key}.`,
   });
   for (const [name, header] of Object.entries(HEADERS)) registry.openAPIRegistry.registerComponent('headers', name, header as never);
   for (const [name, parameter] of Object.entries(PARAMETERS)) {
@@ -90,7 +99,7 @@ export function buildOpenApiDocument(account: AccountStore): Json {
     info: {
       title: 'Waste Operations API (sandbox)',
       version: 'v1',
-      description: DESCRIPTION,
+      description: `${DESCRIPTION}\n\n${authenticationText(key)} Every error has the ErrorResponse shape; its \`doc_url\` leads to [/docs/errors](/docs/errors).`,
     },
     security: [{ bearer: [] }],
     tags: tagsOf(ENDPOINTS),
@@ -179,7 +188,7 @@ function operationOf(endpoint: Endpoint, account: AccountStore): Json {
     responses[status] = {
       description: cases.map((error) => `${error.code}: ${error.when}`).join('; '),
       headers,
-      content: { 'application/json': { schema: ref('schemas', 'Error') } },
+      content: { 'application/json': { schema: ref('schemas', 'ErrorResponse') } },
     };
   }
 
@@ -188,7 +197,7 @@ function operationOf(endpoint: Endpoint, account: AccountStore): Json {
     path: endpoint.path,
     operationId: endpoint.operationId,
     summary: endpoint.summary,
-    description: `Scope: \`${endpoint.scope}\`.${endpoint.idempotent ? ' Accepts Idempotency-Key.' : ''}`,
+    description: `Scope: \`${endpoint.scope}\`.${endpoint.idempotent ? ' Accepts Idempotency-Key.' : ''}${emitsText(endpoint)}`,
     tags: [tagOf(endpoint)],
     security: [{ bearer: [endpoint.scope] }],
     'x-scope': endpoint.scope,
@@ -206,4 +215,11 @@ function operationOf(endpoint: Endpoint, account: AccountStore): Json {
     },
     responses,
   };
+}
+
+/** Which events a success emits (SANDBOX.md, "Events from writes"), where the sandbox sends them. */
+function emitsText(endpoint: Endpoint): string {
+  if (endpoint.emits === undefined) return '';
+  const events = endpoint.emits.map(({ event, when }) => `\`${event}\` (${when})`).join(', ');
+  return ` Emits ${events}: the sandbox delivers events to SANDBOX_WEBHOOK_URL when it is set.`;
 }

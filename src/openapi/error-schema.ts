@@ -20,7 +20,8 @@ export const ErrorBody = z
       request_id: z.string().regex(/^req_/).openapi({ description: 'The same value as the Request-Id header' }),
     }),
   })
-  .openapi('Error', {
+  // Not 'Error': generated clients turn schema names into types, and `Error` would shadow the global.
+  .openapi('ErrorResponse', {
     example: {
       error: {
         type: 'invalid_request_error',

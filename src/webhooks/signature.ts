@@ -2,8 +2,12 @@
 // Service-Signature: t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">, keyed
 // by the endpoint's whsec_ secret. Receivers compare in constant time and reject a t in the
 // future or 300 seconds or more old. Exported by the package for integrators' receivers, and
-// used by `waste-operations-sandbox trigger` to sign what it sends.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// used by `waste-operations-sandbox trigger` and the events of writes to sign what they send.
+// HMAC from @noble/hashes rather than node:crypto: the Worker signs the events of writes too, and
+// runs without nodejs_compat.
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 export const SIGNATURE_HEADER = 'Service-Signature';
 /** Reference, "Limits": reject at 300 seconds or more. */
@@ -23,12 +27,35 @@ function unixSeconds(now: Date | number | undefined): number {
   return typeof now === 'number' ? Math.floor(now) : Math.floor(now.getTime() / 1000);
 }
 
+/**
+ * A missing secret is the receiver's set-up, not a bad delivery: it throws rather than refusing
+ * every delivery in silence (or crashing inside node:crypto with "Received undefined").
+ */
+function requireSecret(caller: string, secret: unknown): asserts secret is string {
+  if (typeof secret === 'string' && secret !== '') return;
+  const received = secret === '' ? 'an empty string' : secret === undefined || secret === null ? String(secret) : `a ${typeof secret}`;
+  throw new TypeError(
+    `${caller} needs the signing secret as its third argument: the whsec_… secret of your webhook endpoint, or the one \`waste-operations-sandbox trigger\` printed or was given with --secret (e.g. process.env.WEBHOOK_SECRET); received ${received}.`,
+  );
+}
+
 function hmacHex(timestamp: number, body: Payload, secret: string): string {
-  return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
+  const mac = hmac.create(sha256, utf8ToBytes(secret));
+  mac.update(utf8ToBytes(`${timestamp}.`));
+  mac.update(typeof body === 'string' ? utf8ToBytes(body) : body);
+  return bytesToHex(mac.digest());
+}
+
+/** Two strings of hex digits of one length, compared in time that does not depend on where they differ. */
+function sameHex(a: string, b: string): boolean {
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i % b.length);
+  return difference === 0;
 }
 
 /** The Service-Signature header value for a body: `t=<timestamp>,v1=<hex>`. */
 export function signPayload(body: Payload, secret: string, timestamp: number = unixSeconds(undefined)): string {
+  requireSecret('signPayload', secret);
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new TypeError('timestamp must be whole unix seconds');
   return `t=${timestamp},v1=${hmacHex(timestamp, body, secret)}`;
 }
@@ -44,6 +71,7 @@ export function signatureProblem(
   secret: string,
   options: VerifyOptions = {},
 ): string | null {
+  requireSecret('signatureProblem', secret);
   if (typeof header !== 'string' || header === '') return `no ${SIGNATURE_HEADER} header`;
   let timestamp: number | undefined;
   const signatures: string[] = [];
@@ -59,14 +87,15 @@ export function signatureProblem(
   const tolerance = options.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
   if (now - timestamp >= tolerance)
     return `the timestamp ${timestamp} is ${now - timestamp} seconds old (at most ${tolerance - 1} accepted)`;
-  const expected = Buffer.from(hmacHex(timestamp, body, secret), 'hex');
+  const expected = hmacHex(timestamp, body, secret);
   // Every candidate is compared, so the time taken does not tell which one matched.
   let matched = false;
-  for (const signature of signatures) matched = timingSafeEqual(expected, Buffer.from(signature, 'hex')) || matched;
+  for (const signature of signatures) matched = sameHex(expected, signature) || matched;
   return matched ? null : 'no v1 signature matches the body and secret';
 }
 
 /** True when the header signs exactly this body with this secret, within the time allowed. */
 export function verifySignature(body: Payload, header: string | null | undefined, secret: string, options: VerifyOptions = {}): boolean {
+  requireSecret('verifySignature', secret);
   return signatureProblem(body, header, secret, options) === null;
 }

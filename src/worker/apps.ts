@@ -7,6 +7,7 @@ import type { DocsAssets } from '../docs/assets.js';
 import type { WorkerEnv } from './env.js';
 import { DurableObjectIdempotencyStore } from './idempotency-store.js';
 import { DurableObjectRateLimiter } from './rate-limiter.js';
+import { RequestScopedDelivery } from '../webhooks/dispatcher.js';
 
 export type SandboxApp = ReturnType<typeof createApp>;
 
@@ -19,7 +20,7 @@ const apps = new Map<string, SandboxApp>();
 
 export function appFor(env: WorkerEnv): SandboxApp {
   const sources = configSources(env);
-  const cacheKey = JSON.stringify([sources.SANDBOX_SEED, sources.SANDBOX_RATE_LIMIT, sources.SANDBOX_KEYS, sources.SANDBOX_CLOCK]);
+  const cacheKey = JSON.stringify(Object.values(sources));
   let app = apps.get(cacheKey);
   if (app === undefined) {
     app = buildApp(env, sources);
@@ -31,12 +32,19 @@ export function appFor(env: WorkerEnv): SandboxApp {
 
 function buildApp(env: WorkerEnv, sources: ConfigSources): SandboxApp {
   const config = readConfig(sources);
+  // Node makes a secret and prints it; a Worker has no start-up to print at, and each isolate
+  // would make another, so it must be given (`wrangler secret put SANDBOX_WEBHOOK_SECRET`).
+  const webhook = config.webhook;
+  if (webhook !== null && webhook.secret === undefined) {
+    throw new Error('SANDBOX_WEBHOOK_URL is set but SANDBOX_WEBHOOK_SECRET is not: on Workers, set the whsec_ secret your receiver checks');
+  }
   return createApp(config, {
     idempotency: new DurableObjectIdempotencyStore(env.IDEMPOTENCY),
     rateLimiter: config.rateLimit === null ? null : new DurableObjectRateLimiter(env.RATE_LIMITS, config.rateLimit),
     // Cloudflare sets CF-Connecting-IP to the address of the client that reached its edge.
     clientAddress: (c) => c.req.header('CF-Connecting-IP') ?? 'unknown',
     docsAssets: env.ASSETS === undefined ? undefined : assetsFrom(env.ASSETS),
+    events: webhook?.secret === undefined ? null : new RequestScopedDelivery({ ...webhook, secret: webhook.secret }),
   });
 }
 
@@ -54,5 +62,8 @@ function configSources(env: WorkerEnv): ConfigSources {
     SANDBOX_RATE_LIMIT: env.SANDBOX_RATE_LIMIT,
     SANDBOX_KEYS: typeof env.SANDBOX_KEYS === 'object' ? JSON.stringify(env.SANDBOX_KEYS) : env.SANDBOX_KEYS,
     SANDBOX_CLOCK: env.SANDBOX_CLOCK,
+    SANDBOX_WEBHOOK_URL: env.SANDBOX_WEBHOOK_URL,
+    SANDBOX_WEBHOOK_SECRET: env.SANDBOX_WEBHOOK_SECRET,
+    SANDBOX_WEBHOOK_EVENTS: env.SANDBOX_WEBHOOK_EVENTS,
   };
 }

@@ -13,6 +13,10 @@ export interface WorkerEnv {
   SANDBOX_KEYS?: string | object;
   /** Pins the clock of every answer: SANDBOX.md, "Pinned clock". */
   SANDBOX_CLOCK?: string;
+  /** Where the events of writes go, signed with the secret (a Worker cannot print one it makes). */
+  SANDBOX_WEBHOOK_URL?: string;
+  SANDBOX_WEBHOOK_SECRET?: string;
+  SANDBOX_WEBHOOK_EVENTS?: string;
   /** One object per (API key, Idempotency-Key): SANDBOX.md, "Idempotency". */
   IDEMPOTENCY: DurableObjectNamespace<IdempotencyObject>;
   /** Swagger UI's files for /docs (wrangler.toml [assets], laid out by scripts/docs-assets.mjs). */

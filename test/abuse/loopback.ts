@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { createApp } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
-import { type NodeServerOptions, socketAddress, startNodeServer } from '../../src/node-server.js';
+import { type NodeServerOptions, rateLimitPolicy, socketAddress, startNodeServer } from '../../src/node-server.js';
 import { PUBLIC_KEY } from '../helpers.js';
 
 export interface Loopback {
@@ -20,10 +20,13 @@ export const FAST_LIMITS: Omit<NodeServerOptions, 'port' | 'hostname'> = {
   connectionsCheckingIntervalMs: 100,
 };
 
-export async function startLoopback(limits = FAST_LIMITS): Promise<Loopback> {
-  const app = createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off' }), { clientAddress: socketAddress });
+/** `rateLimit` as SANDBOX_RATE_LIMIT takes it (default off, so tests are never throttled). */
+export async function startLoopback(limits = FAST_LIMITS, rateLimit = 'off'): Promise<Loopback> {
+  const config = readConfig({ SANDBOX_RATE_LIMIT: rateLimit });
+  const app = createApp(config, { clientAddress: socketAddress });
   const server: Server = await new Promise((resolve) => {
-    const started = startNodeServer(app.fetch, { port: 0, hostname: '127.0.0.1', ...limits }, () => resolve(started));
+    const options = { port: 0, hostname: '127.0.0.1', rateLimitPolicy: rateLimitPolicy(config.rateLimit), ...limits };
+    const started = startNodeServer(app.fetch, options, () => resolve(started));
   });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
@@ -45,6 +48,10 @@ export interface RawAnswer {
   /** Whether the server closed the connection (rather than the client giving up). */
   closedByServer: boolean;
   elapsedMs: number;
+  /** The socket's error, if any (EPIPE, ECONNRESET: the server closed while the client sent). */
+  error: string | undefined;
+  /** Every byte the server sent, for tests that parse the answer themselves. */
+  raw: Buffer;
 }
 
 /**
@@ -54,19 +61,21 @@ export interface RawAnswer {
 export function rawRequest(
   port: number,
   chunks: (string | Buffer)[],
-  options: { gapMs?: number; timeoutMs?: number } = {},
+  options: { gapMs?: number; timeoutMs?: number; readAfterSending?: boolean } = {},
 ): Promise<RawAnswer> {
-  const { gapMs = 0, timeoutMs = 3000 } = options;
+  const { gapMs = 0, timeoutMs = 3000, readAfterSending = false } = options;
   const started = Date.now();
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const received: Buffer[] = [];
     let closedByServer = false;
+    let error: string | undefined;
     let timer: NodeJS.Timeout | undefined;
     const finish = () => {
       clearTimeout(timer);
       socket.destroy();
-      const text = Buffer.concat(received).toString('latin1');
+      const raw = Buffer.concat(received);
+      const text = raw.toString('latin1');
       const [head = '', ...rest] = text.split('\r\n\r\n');
       const status = /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1];
       resolve({
@@ -75,8 +84,12 @@ export function rawRequest(
         body: rest.join('\r\n\r\n'),
         closedByServer,
         elapsedMs: Date.now() - started,
+        error,
+        raw,
       });
     };
+    // Like many simple clients, optionally send everything before reading anything.
+    if (readAfterSending) socket.pause();
     socket.on('data', (chunk) => received.push(chunk));
     socket.on('end', () => {
       closedByServer = true;
@@ -86,14 +99,18 @@ export function rawRequest(
       closedByServer = true;
       finish();
     });
-    socket.on('error', () => {});
+    socket.on('error', (cause: NodeJS.ErrnoException) => {
+      error ??= cause.code ?? cause.message;
+    });
     timer = setTimeout(finish, timeoutMs);
     (async () => {
       for (const [index, chunk] of chunks.entries()) {
         if (index > 0 && gapMs > 0) await new Promise((wait) => setTimeout(wait, gapMs));
         if (socket.destroyed) return;
-        socket.write(chunk);
+        // Backpressure is respected, so a large body is really sent while the server answers.
+        if (!socket.write(chunk)) await new Promise((drained) => socket.once('drain', drained).once('close', drained));
       }
+      if (readAfterSending) socket.resume();
     })();
   });
 }

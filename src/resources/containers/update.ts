@@ -16,6 +16,7 @@ export const updateContainer = defineEndpoint({
   readonlyFields: ['id', 'object', 'job', 'profile', 'kind', 'storage_status', 'received_at', 'created_at'],
   success: { status: 200, schema: Container, description: 'The container with the change applied' },
   handlerErrors: [{ code: 'state_invalid', when: 'status is not the next one, or weight_lb changes on a shipped container' }],
+  emits: [{ event: 'container.received', when: 'when it moves the container to received' }],
   handle({ account, id, body, now }) {
     const container = findRecord(account, 'containers', 'container', id);
     const updated: Container = { ...container };
@@ -41,6 +42,6 @@ export const updateContainer = defineEndpoint({
       }
       updated.weight_lb = body.weight_lb;
     }
-    return reply(200, updated);
+    return reply(200, updated, updated.status === 'received' && container.status !== 'received' ? ['container.received'] : undefined);
   },
 });

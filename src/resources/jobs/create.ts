@@ -14,6 +14,7 @@ export const createJob = defineEndpoint({
   summary: 'Create a job: scheduled with a date and window, a draft without',
   body: CreateJobBody,
   idempotent: true,
+  emits: [{ event: 'job.created', when: 'always' }],
   success: { status: 201, schema: Job, description: 'The new job' },
   handlerErrors: [{ code: 'resource_missing', when: 'client or site names no record of the account' }],
   handle({ account, body, now, mint }) {
@@ -44,6 +45,6 @@ export const createJob = defineEndpoint({
       created_at: at,
       updated_at: at,
     };
-    return reply(201, job);
+    return reply(201, job, ['job.created']);
   },
 });

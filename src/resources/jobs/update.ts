@@ -17,6 +17,7 @@ export const updateJob = defineEndpoint({
   readonlyFields: ['id', 'object', 'type', 'client', 'site', 'status', 'crew', 'container_count', 'invoice', 'created_at', 'updated_at'],
   success: { status: 200, schema: Job, description: 'The job with the change applied' },
   handlerErrors: [{ code: 'state_invalid', when: 'the job is closed, billed or cancelled' }],
+  emits: [{ event: 'job.scheduled', when: 'when it moves a draft to scheduled' }],
   handle({ account, id, body, now }) {
     const job = findRecord(account, 'jobs', 'job', id);
     if (!EDITABLE_JOB_STATUSES.includes(job.status)) {
@@ -34,6 +35,7 @@ export const updateJob = defineEndpoint({
       metadata: mergeMetadata(job.metadata, body.metadata),
       updated_at: timestamp(now),
     };
-    return reply(200, updated);
+    // A draft that gets its date and window is scheduled: job.scheduled (SANDBOX.md, "Events from writes").
+    return reply(200, updated, job.status === 'draft' && status === 'scheduled' ? ['job.scheduled'] : undefined);
   },
 });
