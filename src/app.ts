@@ -1,10 +1,11 @@
 // The sandbox as one Hono app, the same on Node and Workers. Checks run in the order of
 // SANDBOX.md ("Order of checks"): auth, unknown path / wrong method, scope, idempotency,
-// validation, referenced records, state rules, success; the rate limit and Sandbox-Simulate
-// come before and just after auth.
+// validation, referenced records, state rules, success; the rate limit comes before auth, and
+// Sandbox-Clock then Sandbox-Simulate just after it. A success may emit events (SANDBOX.md,
+// "Events from writes"), handed to the event sink, which delivers them after the answer.
 import { Hono, type Context, type Next } from 'hono';
 import { KeyRing, workingKey } from './auth/keys.js';
-import { DEFAULT_RATE_LIMIT, type SandboxConfig } from './config.js';
+import { rateLimitPolicy, type SandboxConfig } from './config.js';
 import { type SampleStore, sampleStore } from './data/store.js';
 import type { DocsAssets } from './docs/assets.js';
 import { registerDocs } from './docs/routes.js';
@@ -65,7 +66,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
         : new TokenBucketLimiter({ perSecond: config.rateLimit });
   const clientAddress = services.clientAddress ?? (() => 'unknown');
   const mintOf = clockOf(config.seed, config.clock, services.now ?? (() => new Date()));
-  const policy = `${config.rateLimit ?? DEFAULT_RATE_LIMIT};w=1`;
+  const policy = rateLimitPolicy(config.rateLimit);
   const respond = responder(policy, mintOf);
   const paths = new PathMatcher(ENDPOINTS);
   const events =

@@ -6,6 +6,14 @@ import { readWebhookTarget, type WebhookSources, type WebhookTarget } from './we
 /** The sandbox policy of SANDBOX.md: 25 requests a second per key and client address. */
 export const DEFAULT_RATE_LIMIT = 25;
 
+/**
+ * The RateLimit-Policy every response carries (reference, "Limits"): the configured limit per
+ * one-second window, or the default's when the limit is off (SANDBOX.md: the header stays).
+ */
+export function rateLimitPolicy(rateLimit: number | null): string {
+  return `${rateLimit ?? DEFAULT_RATE_LIMIT};w=1`;
+}
+
 export interface SandboxConfig {
   seed: string;
   keys: readonly ApiKey[];

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import type { Context } from 'hono';
-import { DEFAULT_RATE_LIMIT } from './config.js';
+import { rateLimitPolicy } from './config.js';
 import { ApiError, errorBody } from './errors.js';
 import { refusalOf } from './http-edge/refusal.js';
 import { CORS_HEADERS } from './http/reply.js';
@@ -50,11 +50,6 @@ export const NODE_SERVER_DEFAULTS = {
  * @hono/node-server's own drain; loopback moves it in well under a second.
  */
 export const LINGER = { maxMs: 10_000, idleMs: 2_000, maxBytes: 64 * 1024 * 1024 } as const;
-
-/** The value of RateLimit-Policy for a configured rate limit (null: off, the default is announced). */
-export function rateLimitPolicy(rateLimit: number | null): string {
-  return `${rateLimit ?? DEFAULT_RATE_LIMIT};w=1`;
-}
 
 interface NodeEnv {
   incoming: IncomingMessage;

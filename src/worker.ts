@@ -2,7 +2,7 @@
 // the rate-limit counters in Durable Objects so every instance shares them (SANDBOX.md,
 // "Idempotency" and "Rate limits and failure simulation"). Configuration comes from the
 // Worker's variables, with the names of SANDBOX.md's "Configuration".
-import { DEFAULT_RATE_LIMIT } from './config.js';
+import { rateLimitPolicy } from './config.js';
 import { ApiError, errorBody } from './errors.js';
 import { CORS_HEADERS } from './http/reply.js';
 import { newRequestId } from './http/request-id.js';
@@ -47,7 +47,7 @@ function configurationError(error: unknown, request: Request): Response {
     headers: {
       // As src/http/reply.ts answers: CORS only for browsers, which always send Origin.
       ...(request.headers.has('Origin') ? CORS_HEADERS : {}),
-      'RateLimit-Policy': `${DEFAULT_RATE_LIMIT};w=1`,
+      'RateLimit-Policy': rateLimitPolicy(null),
       'Content-Type': 'application/json',
       'Request-Id': requestId,
     },

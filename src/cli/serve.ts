@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { createApp } from '../app.js';
 import { type ApiKey, workingKey } from '../auth/keys.js';
-import { readConfig } from '../config.js';
+import { rateLimitPolicy, readConfig } from '../config.js';
 import { nodeDocsAssets } from '../docs/node-assets.js';
-import { rateLimitPolicy, socketAddress, startNodeServer, whenHeadWritten } from '../node-server.js';
+import { socketAddress, startNodeServer, whenHeadWritten } from '../node-server.js';
 import { ENDPOINTS } from '../resources/index.js';
 import { newWebhookSecret, timestamp } from '../schemas/new-records.js';
 import { describeDelivery, WebhookDispatcher } from '../webhooks/dispatcher.js';

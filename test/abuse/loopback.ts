@@ -5,7 +5,8 @@ import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { createApp } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
-import { type NodeServerOptions, rateLimitPolicy, socketAddress, startNodeServer } from '../../src/node-server.js';
+import { rateLimitPolicy } from '../../src/config.js';
+import { type NodeServerOptions, socketAddress, startNodeServer } from '../../src/node-server.js';
 import { PUBLIC_KEY } from '../helpers.js';
 
 export interface Loopback {
