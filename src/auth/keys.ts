@@ -68,7 +68,8 @@ export function parseKeyTable(text: string): ApiKey[] {
     const { key, account, scopes, revoked = false } = fields;
     if (typeof key !== 'string' || !KEY_FORM.test(key)) {
       // The value is not repeated: it may be a real key pasted by mistake (a svc_live_ one).
-      const sent = typeof key === 'string' ? `a string of ${key.length} characters that does not (not shown: it may be a real key)` : shownValue(key);
+      const sent =
+        typeof key === 'string' ? `a string of ${key.length} characters that does not (not shown: it may be a real key)` : shownValue(key);
       throw tableProblem(
         `entry [${index}]: key must begin with svc_test_, then 1 to 200 letters, digits or underscores; received ${sent}.`,
       );
