@@ -5,7 +5,7 @@ import { SCOPES } from '../src/auth/scopes.js';
 import { FACILITIES } from '../src/data/generate/fixtures.js';
 import type { Endpoint } from '../src/http/endpoint.js';
 import { ENDPOINTS } from '../src/resources/index.js';
-import { call, OTHER_KEY, PUBLIC_KEY, REVOKED_KEY, testApp, type TestApp } from './helpers.js';
+import { COLLECTIONS, call, OTHER_KEY, PUBLIC_KEY, REVOKED_KEY, testApp, type TestApp } from './helpers.js';
 
 /** A key table with one key per scope missing and one per scope alone, beside the defaults. */
 const keyTable = [
@@ -35,18 +35,7 @@ function send(endpoint: Endpoint, key: string | null) {
 
 beforeAll(async () => {
   app = testApp({ SANDBOX_KEYS: JSON.stringify(keyTable) });
-  const collections = {
-    client: 'clients',
-    site: 'sites',
-    waste_profile: 'waste_profiles',
-    job: 'jobs',
-    container: 'containers',
-    manifest: 'manifests',
-    invoice: 'invoices',
-    webhook_endpoint: 'webhook_endpoints',
-    event: 'events',
-  } as const;
-  for (const [object, collection] of Object.entries(collections)) {
+  for (const [object, collection] of Object.entries(COLLECTIONS)) {
     const page = await call(app, `/v1/${collection}?limit=1`);
     sampleIds[object] = page.json.data[0].id;
   }

@@ -1,6 +1,7 @@
 // One way to talk to the app in tests: through HTTP, in-process (STYLE.md, habit 7).
 import { createApp, type AppServices } from '../src/app.js';
 import { readConfig, type ConfigSources } from '../src/config.js';
+import type { ObjectType } from '../src/schemas/common.js';
 import { checkAgainstContract } from './contract.js';
 import { checkEveryResponse, type ReadResponse, readResponse } from './response.js';
 
@@ -12,6 +13,19 @@ export const READONLY_KEY = 'svc_test_sandbox_readonly';
 export const JOBS_KEY = 'svc_test_sandbox_jobs';
 export const OTHER_KEY = 'svc_test_sandbox_other';
 export const REVOKED_KEY = 'svc_test_sandbox_revoked';
+
+/** The collection each object type is listed under (`/v1/<collection>`). */
+export const COLLECTIONS: Readonly<Record<ObjectType, string>> = {
+  client: 'clients',
+  site: 'sites',
+  waste_profile: 'waste_profiles',
+  job: 'jobs',
+  container: 'containers',
+  manifest: 'manifests',
+  invoice: 'invoices',
+  webhook_endpoint: 'webhook_endpoints',
+  event: 'events',
+};
 
 export type TestApp = ReturnType<typeof createApp>;
 

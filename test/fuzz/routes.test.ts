@@ -8,7 +8,7 @@ import { FACILITIES } from '../../src/data/generate/fixtures.js';
 import { EVENT_TYPES } from '../../src/resources/events/types.js';
 import { ENDPOINTS } from '../../src/resources/index.js';
 import { ID_PREFIXES, type ObjectType } from '../../src/schemas/common.js';
-import { call, OTHER_KEY, PUBLIC_KEY, testApp } from '../helpers.js';
+import { COLLECTIONS, call, OTHER_KEY, PUBLIC_KEY, testApp } from '../helpers.js';
 import type { z } from 'zod';
 import { problemsOf } from './oracle.js';
 import { type FuzzRequest, oddRequest, rawBodyRequest, routeRequest, type Samples } from './requests.js';
@@ -19,19 +19,6 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
 
 const app = testApp();
 let consoleError: MockInstance<typeof console.error>;
-
-/** The collection each object type is listed under. */
-const COLLECTIONS: Record<ObjectType, string> = {
-  client: 'clients',
-  site: 'sites',
-  waste_profile: 'waste_profiles',
-  job: 'jobs',
-  container: 'containers',
-  manifest: 'manifests',
-  invoice: 'invoices',
-  webhook_endpoint: 'webhook_endpoints',
-  event: 'events',
-};
 
 const samples: Samples = { ids: {} as Samples['ids'], hints: {}, validBodies: {} };
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../src/resources/index.js';
 import { ID_PREFIXES, type ObjectType } from '../../src/schemas/common.js';
 import { type Loopback, startLoopback } from '../abuse/loopback.js';
-import { OTHER_KEY, PUBLIC_KEY } from '../helpers.js';
+import { COLLECTIONS, OTHER_KEY, PUBLIC_KEY } from '../helpers.js';
 import { problemsOf } from './oracle.js';
 import { type FuzzRequest, oddRequest, rawBodyRequest, routeRequest, type Samples } from './requests.js';
 import { parseWire, show, TRANSPORT_HEADERS, wireProblems } from './wire.js';
@@ -28,18 +28,6 @@ const TARGET = process.env.FUZZ_TARGET;
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? (SECONDS === undefined ? 4 : 8));
 /** No answer within this time is a failure of its own class. */
 const ANSWER_TIMEOUT_MS = 15_000;
-
-const COLLECTIONS: Record<ObjectType, string> = {
-  client: 'clients',
-  site: 'sites',
-  waste_profile: 'waste_profiles',
-  job: 'jobs',
-  container: 'containers',
-  manifest: 'manifests',
-  invoice: 'invoices',
-  webhook_endpoint: 'webhook_endpoints',
-  event: 'events',
-};
 
 /** One connection's worth: the bytes to send, in order, and the method of the request. */
 interface WireCase {
