@@ -58,6 +58,13 @@ describe('the packed package, installed into an empty folder', () => {
     expect(readdirSync(project).filter((name) => !name.startsWith('.'))).toEqual(['waste-operations-sandbox']);
     const files = readdirSync(join(project, 'waste-operations-sandbox', 'dist'));
     expect(files.sort()).toEqual(['THIRD_PARTY_LICENSES.md', 'chunks', 'cli.js', 'docs-assets', 'index.js', 'prebuilt', 'types']);
+    // The README's guides travel with it, so its links resolve in node_modules as on GitHub.
+    const installed = join(project, 'waste-operations-sandbox');
+    const linked = [...readFileSync(join(installed, 'README.md'), 'utf8').matchAll(/\]\((docs\/[\w-]+\.md)/g)].map(
+      (match) => match[1] as string,
+    );
+    expect(linked.length).toBeGreaterThan(5);
+    for (const guide of linked) expect(readdirSync(join(installed, 'docs')), guide).toContain(guide.slice('docs/'.length));
   });
 
   it('its bin answers --version and --help, and a bad flag with exit code 2', async () => {
