@@ -26,7 +26,6 @@ import type { IdempotencyStore, StoredResponse } from './idempotency/store.js';
 import type { RateDecision, RateLimiter } from './rate-limit/limiter.js';
 import { TokenBucketLimiter } from './rate-limit/token-bucket.js';
 import { ENDPOINTS } from './resources/index.js';
-import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { type EventSink, writeEvent } from './webhooks/write-events.js';
 import { EmptyQuery } from './schemas/query.js';
 
@@ -43,8 +42,8 @@ export interface AppServices {
   /** The sample data; by default the seed's (prebuilt for the default seed, else generated). */
   store?: SampleStore;
   /**
-   * Where the events of writes go; by default a dispatcher to config.webhook when it has a
-   * secret (the entry points make one when none is given), else nowhere.
+   * Where the events of writes go: each entry point builds it from config.webhook (Node's queue,
+   * Workers' per-request delivery, createSandbox's onEvent); by default nowhere.
    */
   events?: EventSink | null;
 }
@@ -69,12 +68,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   const policy = rateLimitPolicy(config.rateLimit);
   const respond = responder(policy, mintOf);
   const paths = new PathMatcher(ENDPOINTS);
-  const events =
-    services.events !== undefined
-      ? services.events
-      : config.webhook?.secret === undefined
-        ? null
-        : new WebhookDispatcher({ ...config.webhook, secret: config.webhook.secret });
+  const events = services.events ?? null;
 
   const app = new Hono<SandboxEnv>();
 

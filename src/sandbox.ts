@@ -6,8 +6,9 @@ import { parsePinnedTime, pinnedTimeRule } from './clock/pinned-time.js';
 import { readConfig } from './config.js';
 import { nodeDocsAssets } from './docs/node-assets.js';
 import type { EventType } from './resources/events/types.js';
-import { newWebhookSecret, timestamp } from './schemas/new-records.js';
+import { timestamp } from './schemas/new-records.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { signedTarget } from './webhooks/target.js';
 import type { EventSink } from './webhooks/write-events.js';
 
 /** One entry of the key table, as SANDBOX_KEYS takes it. */
@@ -81,7 +82,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     SANDBOX_CLOCK: clockText(options.clock),
     ...webhookSources(options.webhook),
   });
-  const webhook = config.webhook === null ? undefined : { ...config.webhook, secret: config.webhook.secret ?? newWebhookSecret() };
+  const webhook = config.webhook === null ? undefined : signedTarget(config.webhook);
   const dispatcher = webhook === undefined ? undefined : new WebhookDispatcher(webhook);
   const onEvent = options.onEvent;
   const events: EventSink | null =
@@ -96,7 +97,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const app = createApp(config, { docsAssets: nodeDocsAssets(), events, ...(options.now ? { now: options.now } : {}) });
   return {
     seed: config.seed,
-    webhook,
+    webhook: webhook === undefined ? undefined : { url: webhook.url, secret: webhook.secret, events: webhook.events },
     fetch: async (request) => app.fetch(request),
     deliveries: async (timeoutMs = 30_000) => dispatcher?.idle(timeoutMs),
   };

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { readConfig } from '../src/config.js';
@@ -107,6 +107,14 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (other ? other.close(() => resolve()) : resolve()));
 });
 
+/** Presses "Execute" in an operation of /docs; once its live answer shows `status`, reads its body. */
+async function execute(operation: Locator, status: string): Promise<() => Promise<string | null>> {
+  await operation.locator('button.execute').click();
+  const shown = operation.locator('.live-responses-table tbody .response-col_status').first();
+  await expect.poll(() => shown.textContent(), { timeout: 20_000 }).toContain(status);
+  return () => operation.locator('.live-responses-table tbody .microlight').first().textContent();
+}
+
 describe('in Chromium', () => {
   it('a page of another origin calls the sandbox and reads bodies and the exposed headers', async () => {
     const page = await browser.newPage();
@@ -156,12 +164,8 @@ describe('in Chromium', () => {
       await operation.locator('.try-out__btn').click();
       await clockRow.locator('input').fill('2026-03-02T17:00:00Z');
       const before = received.length;
-      await operation.locator('button.execute').click();
-      const status = operation.locator('.live-responses-table tbody .response-col_status').first();
-      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toContain('201');
-      await expect
-        .poll(() => operation.locator('.live-responses-table tbody .microlight').first().textContent())
-        .toContain('"created_at": "2026-03-02T17:00:00Z"');
+      const body = await execute(operation, '201');
+      await expect.poll(body).toContain('"created_at": "2026-03-02T17:00:00Z"');
       expect(received.slice(before).find((request) => request.path === '/v1/jobs')?.clock).toBe('2026-03-02T17:00:00Z');
     } finally {
       await page.close();
@@ -182,12 +186,8 @@ describe('in Chromium', () => {
       await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
       await operation.locator('.try-out__btn').click();
       const before = received.length;
-      await operation.locator('button.execute').click();
-      const status = operation.locator('.live-responses-table tbody .response-col_status').first();
-      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toContain('200');
-      await expect
-        .poll(() => operation.locator('.live-responses-table tbody .microlight').first().textContent())
-        .toMatch(/"object": "list",\s+"data": \[\s+\{\s+"id": "job_/);
+      const body = await execute(operation, '200');
+      await expect.poll(body).toMatch(/"object": "list",\s+"data": \[\s+\{\s+"id": "job_/);
 
       const sent = received.slice(before).find((request) => request.path === '/v1/jobs');
       expect(sent?.authorization).toBe('Bearer svc_test_sandbox_public');

@@ -4,7 +4,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandbox } from '../src/index.js';
+import { PinnedMint } from '../src/clock/mint.js';
+import { createSandbox, type SandboxEvent } from '../src/index.js';
 import { type RunningServer, startCli } from './cli-server.js';
 import { OTHER_KEY, PUBLIC_KEY, call, testApp } from './helpers.js';
 import { PINNED_TIME, SCRIPT, type ScriptAnswer, requestOf, runScript } from './pinned-clock/script.js';
@@ -120,13 +121,30 @@ describe('what the derivation reads', () => {
     expect(viaJobsKey.text).toBe(viaPublicKey.text);
   });
 
-  it('two values of one kind in an answer get two IDs; the answer time is the pinned time', async () => {
-    const manifest = await call(app, '/v1/jobs', {
+  it('the answer time is the pinned time; the values of one answer differ from each other', async () => {
+    const events: SandboxEvent[] = [];
+    const sandbox = createSandbox({ onEvent: (event) => events.push(event) });
+    const response = await sandbox.fetch(
+      new Request('http://sandbox.test/v1/jobs', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${PUBLIC_KEY}`, 'Content-Type': 'application/json', 'Sandbox-Clock': '2030-01-31T23:59:59Z' },
+        body: JSON.stringify({ type: 'ci_pickup', client: 'cli_seII9pzPSgmmJJ', site: 'site_boDWBFERDT5aI9' }),
+      }),
+    );
+    const job = (await response.json()) as { id: string };
+    expect(job).toMatchObject({ created_at: '2030-01-31T23:59:59Z', updated_at: '2030-01-31T23:59:59Z', status: 'draft' });
+    expect(events).toMatchObject([{ created_at: '2030-01-31T23:59:59Z', data: { object: { id: job.id } } }]);
+    const [jobBody, requestBody, eventBody] = [job.id, response.headers.get('Request-Id'), events[0]?.id].map((id) => id?.split('_')[1]);
+    expect(new Set([jobBody, requestBody?.slice(0, 14), eventBody]).size).toBe(3);
+    // No endpoint makes two records of one type yet; the mint numbers them, so each gets its own.
+    const mint = new PinnedMint('seed', new Date('2030-01-31T23:59:59Z'), () => ({
+      account: 'A',
       method: 'POST',
-      body: { type: 'ci_pickup', client: 'cli_seII9pzPSgmmJJ', site: 'site_boDWBFERDT5aI9' },
-      headers: { 'Sandbox-Clock': '2030-01-31T23:59:59Z' },
-    });
-    expect(manifest.json).toMatchObject({ created_at: '2030-01-31T23:59:59Z', updated_at: '2030-01-31T23:59:59Z', status: 'draft' });
+      target: '/v1/jobs',
+      body: null,
+      idempotencyKey: null,
+    }));
+    expect(mint.id('container')).not.toBe(mint.id('container'));
   });
 
   it('an idempotent replay under another pinned time returns the first answer', async () => {

@@ -5,11 +5,13 @@ import { readFileSync } from 'node:fs';
 import { createApp } from '../app.js';
 import { type ApiKey, workingKey } from '../auth/keys.js';
 import { rateLimitPolicy, readConfig } from '../config.js';
+import { pathAndQuery } from '../http/query.js';
 import { nodeDocsAssets } from '../docs/node-assets.js';
 import { socketAddress, startNodeServer, whenHeadWritten } from '../node-server.js';
 import { ENDPOINTS } from '../resources/index.js';
-import { newWebhookSecret, timestamp } from '../schemas/new-records.js';
+import { timestamp } from '../schemas/new-records.js';
 import { describeDelivery, WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { EMITTED_TYPES, signedTarget } from '../webhooks/target.js';
 import { parseFlags } from './flags.js';
 import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
@@ -70,8 +72,7 @@ function withFlagName(message: string): string {
  * `GET /v1/jobs?stauts=open 400` from a good request. Headers, and so the key, are never shown.
  */
 function loggedPath(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  const path = url.slice(start);
+  const path = pathAndQuery(url);
   return path.length <= 200 ? path : `${path.slice(0, 200)}…`;
 }
 
@@ -183,7 +184,7 @@ export function serve(argv: readonly string[]): number | undefined {
   const hostname = flags.host ?? process.env.HOST ?? '127.0.0.1';
 
   // The events of writes: signed with the given secret, or with one made now and printed below.
-  const webhook = config.webhook === null ? undefined : { ...config.webhook, secret: config.webhook.secret ?? newWebhookSecret() };
+  const webhook = config.webhook === null ? undefined : signedTarget(config.webhook);
   const dispatcher =
     webhook === undefined
       ? undefined
@@ -202,11 +203,11 @@ export function serve(argv: readonly string[]): number | undefined {
     console.log(`Docs: ${origin}/docs`);
     if (config.clock !== null) console.log(`Clock pinned at ${timestamp(config.clock)}: the same request gets the same answer`);
     if (webhook !== undefined) {
-      const types = webhook.events === '*' ? 'job.created, job.scheduled, container.received' : webhook.events.join(', ');
+      const types = (webhook.events === '*' ? EMITTED_TYPES : webhook.events).join(', ');
       console.log(`Events of writes (${types}) → ${webhook.url}`);
       // A secret the operator gave stays out of the log; one made here must be shown to be used.
       console.log(
-        config.webhook?.secret === undefined
+        webhook.made
           ? `Webhook signing secret: ${webhook.secret} (a new one; pass --webhook-secret to use your receiver's)`
           : 'Webhook signing secret: the one of --webhook-secret / SANDBOX_WEBHOOK_SECRET',
       );

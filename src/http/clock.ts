@@ -5,6 +5,7 @@ import { type Mint, PinnedMint, runningMint } from '../clock/mint.js';
 import { parsePinnedTime, pinnedTimeRule } from '../clock/pinned-time.js';
 import { ApiError } from '../errors.js';
 import type { SandboxEnv } from './env.js';
+import { pathAndQuery } from './query.js';
 
 export const CLOCK_HEADER = 'Sandbox-Clock';
 
@@ -42,8 +43,4 @@ export function checkClockHeader(c: Context<SandboxEnv>): void {
   const header = c.req.header(CLOCK_HEADER);
   if (header === undefined || parsePinnedTime(header.trim()) !== undefined) return;
   throw new ApiError('parameter_invalid', { param: CLOCK_HEADER, message: `Invalid ${CLOCK_HEADER}: ${pinnedTimeRule(header)}.` });
-}
-
-function pathAndQuery(url: string): string {
-  return url.slice(url.indexOf('/', url.indexOf('//') + 2));
 }

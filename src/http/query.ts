@@ -1,6 +1,11 @@
 import { ApiError } from '../errors.js';
 import { quoted, shownName } from './messages.js';
 
+/** The path and query of an absolute URL, as the request line sent them. */
+export function pathAndQuery(url: string): string {
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2));
+}
+
 /**
  * The query string as a plain object of single values. A parameter given twice is a 400: the
  * reference has no array parameters, and taking either value silently would hide a client bug.

@@ -4,7 +4,7 @@
 // short queue behind them, and when the queue is full the oldest waiting event is dropped and
 // logged. Nothing here can delay or change the answer of the write: emit() only enqueues.
 import { type DeliveryAttempt, deliver } from './deliver.js';
-import { type WebhookTarget, wantsEvent } from './target.js';
+import { type SignedWebhookTarget, wantsEvent } from './target.js';
 import type { EventSink, WriteEvent } from './write-events.js';
 
 export interface DispatcherOptions {
@@ -31,7 +31,7 @@ interface Queued {
 }
 
 export class WebhookDispatcher implements EventSink {
-  readonly #target: WebhookTarget & { secret: string };
+  readonly #target: SignedWebhookTarget;
   readonly #options: DispatcherOptions & Required<Pick<DispatcherOptions, 'maxInFlight' | 'maxQueued' | 'warn'>>;
   readonly #queue: Queued[] = [];
   readonly #running = new Set<Promise<void>>();
@@ -40,7 +40,7 @@ export class WebhookDispatcher implements EventSink {
   #dropsUnreported = 0;
   #lastDropReport = Number.NEGATIVE_INFINITY;
 
-  constructor(target: WebhookTarget & { secret: string }, options: DispatcherOptions = {}) {
+  constructor(target: SignedWebhookTarget, options: DispatcherOptions = {}) {
     this.#target = target;
     this.#options = {
       ...options,
@@ -127,10 +127,10 @@ export class WebhookDispatcher implements EventSink {
  * its answer (waitUntil), so no queue is shared. Deliveries start on a later turn, as above.
  */
 export class RequestScopedDelivery implements EventSink {
-  readonly #target: WebhookTarget & { secret: string };
+  readonly #target: SignedWebhookTarget;
   readonly #options: DispatcherOptions;
 
-  constructor(target: WebhookTarget & { secret: string }, options: DispatcherOptions = {}) {
+  constructor(target: SignedWebhookTarget, options: DispatcherOptions = {}) {
     this.#target = target;
     this.#options = options;
   }
@@ -142,7 +142,7 @@ export class RequestScopedDelivery implements EventSink {
 }
 
 /** One event with trigger's retries; an event given up on is said, whatever the log setting. */
-async function deliverEvent(target: WebhookTarget & { secret: string }, event: WriteEvent, options: DispatcherOptions): Promise<void> {
+async function deliverEvent(target: SignedWebhookTarget, event: WriteEvent, options: DispatcherOptions): Promise<void> {
   const attempts = options.attempts ?? 5;
   const onAttempt = options.onAttempt;
   const result = await deliver(event.body, {

@@ -3,6 +3,7 @@
 // cannot be used stops the server, naming the variable.
 import { didYouMean, listOf } from '../http/messages.js';
 import { EVENT_TYPES, type EventType } from '../resources/events/types.js';
+import { newWebhookSecret } from '../schemas/new-records.js';
 
 export interface WebhookTarget {
   url: string;
@@ -10,6 +11,19 @@ export interface WebhookTarget {
   secret: string | undefined;
   /** The types to send: every one, or these. */
   events: '*' | readonly EventType[];
+}
+
+/** A target with the secret that signs its deliveries. */
+export type SignedWebhookTarget = WebhookTarget & { secret: string };
+
+/**
+ * The target with its secret: the configured one, or one made now (Node and in-process entry
+ * points, which show it; a Worker cannot, and requires it). `made` says which.
+ */
+export function signedTarget(target: WebhookTarget): SignedWebhookTarget & { made: boolean } {
+  return target.secret === undefined
+    ? { ...target, secret: newWebhookSecret(), made: true }
+    : { ...target, secret: target.secret, made: false };
 }
 
 export interface WebhookSources {

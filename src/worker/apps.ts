@@ -8,6 +8,7 @@ import type { WorkerEnv } from './env.js';
 import { DurableObjectIdempotencyStore } from './idempotency-store.js';
 import { DurableObjectRateLimiter } from './rate-limiter.js';
 import { RequestScopedDelivery } from '../webhooks/dispatcher.js';
+import { signedTarget } from '../webhooks/target.js';
 
 export type SandboxApp = ReturnType<typeof createApp>;
 
@@ -44,7 +45,7 @@ function buildApp(env: WorkerEnv, sources: ConfigSources): SandboxApp {
     // Cloudflare sets CF-Connecting-IP to the address of the client that reached its edge.
     clientAddress: (c) => c.req.header('CF-Connecting-IP') ?? 'unknown',
     docsAssets: env.ASSETS === undefined ? undefined : assetsFrom(env.ASSETS),
-    events: webhook?.secret === undefined ? null : new RequestScopedDelivery({ ...webhook, secret: webhook.secret }),
+    events: webhook === null ? null : new RequestScopedDelivery(signedTarget(webhook)),
   });
 }
 

@@ -156,6 +156,8 @@ describe('delivery', () => {
     }
     expect(bodies[1]).toBe(bodies[0]);
     expect(JSON.parse(bodies[0] ?? '{}')).toMatchObject({ created_at: PINNED_TIME, type: 'job.created' });
+    // The signature's t is the real time of the attempt: a pinned t would be refused as too old.
+    expect(verifySignature(bodies[0] ?? '', receiver.deliveries[0]?.signature, SECRET)).toBe(true);
     // Another body, another job and so another event.
     const sandbox = sandboxFor({ clock: PINNED_TIME });
     await send(sandbox, 'POST', '/v1/jobs', { ...JOB_BODY, type: 'lab_pack' });
