@@ -50,10 +50,15 @@ function sourcesFingerprint() {
 }
 
 const fingerprint = sourcesFingerprint();
-if (process.argv.includes('--if-stale')) {
+const ifStale = process.argv.includes('--if-stale');
+if (ifStale) {
   const built = existsSync(STAMP) && readFileSync(STAMP, 'utf8') === fingerprint && OUTPUTS.every((file) => existsSync(join(root, file)));
   if (built) process.exit(0);
 }
+// One line, begun now and ended when the build is: `npm start` may build first, and a start that
+// waits for seconds in silence looks hung.
+const began = performance.now();
+process.stdout.write(ifStale ? 'Building dist/ (the sources changed since the last build)… ' : 'Building dist/… ');
 
 const node = (script) => execFileSync(process.execPath, [join(root, 'scripts', script)], { stdio: 'inherit', cwd: root });
 
@@ -105,3 +110,4 @@ node('docs-assets.mjs');
 // package): the licenses of what the bundles hold travel with them instead.
 writeThirdPartyLicenses([entries.metafile], 'dist/THIRD_PARTY_LICENSES.md');
 writeFileSync(STAMP, fingerprint);
+process.stdout.write(`done in ${((performance.now() - began) / 1000).toFixed(1)} s\n`);

@@ -12,15 +12,17 @@
 //                                     distinct list queries); fails if RSS grows over 64 MiB
 //   npm run soak -- --no-build        reuse dist/
 //   SOAK_NODE_FLAGS="--max-semi-space-size=4" npm run soak -- --floods
-//                                     V8 flags for the served process (default: those of
-//                                     `npm start`, --max-semi-space-size=8), to compare memory
+//                                     V8 flags for the served process (default: none, as
+//                                     `npm start`), to compare memory
+//   SOAK_TRACE=/tmp/trace.jsonl npm run soak -- --floods
+//                                     the soak host writes, every second, RSS, V8's spaces and
+//                                     buffers without a forced gc: where memory goes
 //   npm run soak -- --floods --target server
 //   npm run soak -- --floods --target bin
 //                                     serve with the entry point a user starts, as started:
 //                                     `node dist/server.js` or the bin (`node dist/cli.js`, what
 //                                     npx runs), V8 flags only from SOAK_NODE_FLAGS. RSS is that of
-//                                     the process and its children (the bin may start itself again
-//                                     with V8 flags, src/cli/bin.ts); it cannot report heap after gc
+//                                     the process and any children (there should be none); it cannot report heap after gc
 //                                     nor shorten the idempotency TTL, so only the RSS and 5xx
 //                                     checks apply, right after the traffic
 import { spawnSync } from 'node:child_process';
@@ -73,11 +75,8 @@ const OTHER = 'svc_test_soak_other';
 const BURST = 'svc_test_soak_burst';
 const KEY_TABLE = [...KEYS, BURST].map((key) => ({ key, account: 'A', scopes: '*' })).concat([{ key: OTHER, account: 'B', scopes: '*' }]);
 
-/**
- * The V8 flags the built server runs with (src/cli/bin.ts starts itself again with them): a young
- * generation of 2 x 8 MiB rather than V8's 2 x 16 MiB, an old generation capped at 160 MiB.
- */
-const NPM_START_FLAGS = '--max-semi-space-size=8 --max-old-space-size=160';
+/** The built server runs with V8's defaults (and the heap growth src/cli/heap.ts sets as it starts). */
+const NPM_START_FLAGS = '';
 
 async function buildAll() {
   if (!flags['no-build']) {
@@ -101,6 +100,7 @@ async function buildAll() {
         "export { MemoryIdempotencyStore } from './src/idempotency/memory-store.ts';",
         "export { TokenBucketLimiter } from './src/rate-limit/token-bucket.ts';",
         "export { socketAddress, startNodeServer } from './src/node-server.ts';",
+        "export { boundHeapGrowth } from './src/cli/heap.ts';",
       ].join('\n'),
       resolveDir: root,
       sourcefile: 'soak-app-entry.ts',
@@ -426,7 +426,7 @@ async function main() {
   console.log(
     external
       ? `served by: node ${process.env.SOAK_NODE_FLAGS ?? ''} ${ENTRY_POINTS[flags.target]} (RSS of it and its children)`
-      : `served by: the soak host, V8 flags ${process.env.SOAK_NODE_FLAGS ?? NPM_START_FLAGS}`,
+      : `served by: the soak host, V8 flags ${process.env.SOAK_NODE_FLAGS || NPM_START_FLAGS || 'none (defaults)'}`,
   );
   console.log(`start: RSS ${formatMiB(start.rss)}${external ? '' : `, heap after gc ${formatMiB(start.heap)}`}\n`);
 

@@ -1,8 +1,10 @@
 // The sandbox as one Hono app, the same on Node and Workers. Checks run in the order of
-// SANDBOX.md ("Order of checks"): auth, unknown path / wrong method, scope, idempotency,
+// docs/behaviour.md ("Order of checks"): auth, unknown path / wrong method, scope, idempotency,
 // validation, referenced records, state rules, success; the rate limit comes before auth, and
-// Sandbox-Clock then Sandbox-Simulate just after it. A success may emit events (SANDBOX.md,
-// "Events from writes"), handed to the event sink, which delivers them after the answer.
+// Sandbox-Clock then Sandbox-Simulate just after it. A success may emit events (docs/
+// events-from-writes.md), handed to the event sink, which delivers them after the answer. Faults
+// asked for (docs/testing-retries.md) act through src/faults: before anything runs, or on the
+// answer of a write that ran.
 import { Hono, type Context, type Next } from 'hono';
 import { KeyRing, workingKey } from './auth/keys.js';
 import { rateLimitPolicy, type SandboxConfig } from './config.js';
@@ -14,7 +16,6 @@ import { authenticate, requireScope } from './http/auth.js';
 import { readJsonObject } from './http/body.js';
 import { CLOCK_HEADER, checkClockHeader, clockOf } from './http/clock.js';
 import type { Endpoint, Reply } from './http/endpoint.js';
-import { didYouMean, listOf, quoted } from './http/messages.js';
 import { PathMatcher } from './http/endpoint.js';
 import type { SandboxEnv } from './http/env.js';
 import { withIdempotency } from './http/idempotency.js';
@@ -28,6 +29,10 @@ import { TokenBucketLimiter } from './rate-limit/token-bucket.js';
 import { ENDPOINTS } from './resources/index.js';
 import { type EventSink, writeEvent } from './webhooks/write-events.js';
 import { EmptyQuery } from './schemas/query.js';
+import { Faults, type FaultPlan } from './faults/index.js';
+import { DUPLICATE_GAP_MS } from './faults/plan.js';
+import { SIMULATE_HEADER } from './faults/simulate.js';
+import type { HeldAnswers } from './faults/held-answers.js';
 
 export interface AppServices {
   idempotency?: IdempotencyStore;
@@ -46,9 +51,10 @@ export interface AppServices {
    * Workers' per-request delivery, createSandbox's onEvent); by default nowhere.
    */
   events?: EventSink | null;
+  /** The bound of answers held by `delay`; by default 1,000 for this app (src/faults/held-answers.ts). */
+  heldAnswers?: HeldAnswers;
 }
 
-const SIMULATIONS = ['rate_limited', 'api_error'] as const;
 const textDecoder = new TextDecoder();
 
 export function createApp(config: SandboxConfig, services: AppServices = {}) {
@@ -69,6 +75,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   const respond = responder(policy, mintOf);
   const paths = new PathMatcher(ENDPOINTS);
   const events = services.events ?? null;
+  const faults = new Faults({ random: config.faults, seed: config.seed, ...(services.heldAnswers ? { held: services.heldAnswers } : {}) });
 
   const app = new Hono<SandboxEnv>();
 
@@ -124,7 +131,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
         'RateLimit-Policy': policy,
         'Request-Id': respond.requestId(c),
         'Access-Control-Allow-Methods': (allowed.length > 0 ? allowed : ['GET', 'POST', 'PATCH', 'DELETE']).join(', '),
-        'Access-Control-Allow-Headers': `Authorization, Content-Type, Idempotency-Key, Sandbox-Simulate, ${CLOCK_HEADER}`,
+        'Access-Control-Allow-Headers': `Authorization, Content-Type, Idempotency-Key, ${SIMULATE_HEADER}, ${CLOCK_HEADER}`,
         'Access-Control-Max-Age': '600',
       },
     });
@@ -134,19 +141,23 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   // far less than a rejected promise (a 401 is the commonest answer a public sandbox gives).
   app.use('/v1/*', (c, next) => {
     const authorization = c.req.header('Authorization');
-    if (rateLimiter === null) return authorize(c, next, authorization);
+    // Every /v1 request draws its random fault as it arrives (none unless SANDBOX_FAULTS is set).
+    const drawn = faults.draw();
+    if (rateLimiter === null) return authorize(c, next, authorization, drawn);
     // Per key and client address; an unauthenticated caller is limited by its address alone.
     const decision = rateLimiter.take(`${(authorization ?? '').slice(0, 300)}\u0000${clientAddress(c)}`);
-    if (decision instanceof Promise) return decision.then((settled) => admit(settled, c, next, authorization));
-    return admit(decision, c, next, authorization);
+    if (decision instanceof Promise) return decision.then((settled) => admit(settled, c, next, authorization, drawn));
+    return admit(decision, c, next, authorization, drawn);
   });
 
-  function admit(decision: RateDecision, c: Context<SandboxEnv>, next: Next, authorization: string | undefined) {
+  type Drawn = ReturnType<Faults['draw']>;
+
+  function admit(decision: RateDecision, c: Context<SandboxEnv>, next: Next, authorization: string | undefined, drawn: Drawn) {
     if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
-    return authorize(c, next, authorization);
+    return authorize(c, next, authorization, drawn);
   }
 
-  function authorize(c: Context<SandboxEnv>, next: Next, authorization: string | undefined) {
+  function authorize(c: Context<SandboxEnv>, next: Next, authorization: string | undefined, drawn: Drawn) {
     const key = authenticate(authorization, keys);
     // A Response returned by middleware becomes the answer (hono/compose); returned, not thrown.
     if (key instanceof ApiError) return errorResponse(respond, c, key) as unknown as Promise<void>;
@@ -154,9 +165,16 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     c.set('account', (store as SampleStore).accounts[key.account]);
     // The clock first: a simulated failure's request ID is derived when the clock is pinned.
     if (c.req.header(CLOCK_HEADER) !== undefined) checkClockHeader(c);
-    const simulate = c.req.header('Sandbox-Simulate');
-    if (simulate !== undefined) simulateFailure(simulate);
+    const simulate = c.req.header(SIMULATE_HEADER);
+    if (simulate !== undefined || drawn !== undefined) askFaults(c, simulate, drawn);
     return next();
+  }
+
+  function askFaults(c: Context<SandboxEnv>, simulate: string | undefined, drawn: Drawn): void {
+    const plan = faults.begin(c.req.raw, simulate, drawn, (error) => errorResponse(respond, c, error));
+    if (plan === undefined) return;
+    c.set('fault', plan);
+    faults.actNow(plan, c.req.method);
   }
 
   for (const endpoint of ENDPOINTS) {
@@ -182,33 +200,46 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     const idempotencyKey = endpoint.idempotent ? c.req.header('Idempotency-Key') : undefined;
     if (idempotencyKey === undefined) {
       const result = await run();
-      if (result.events !== undefined) emit(c, result);
+      succeeded(c, result);
       return respond(c, result.status, result.json);
     }
-    let succeeded: Reply | undefined;
+    let ran: Reply | undefined;
     const outcome = await withIdempotency(
       idempotency,
       { apiKey: key.key, idempotencyKey, method: endpoint.method, path: c.req.path, body: rawBody },
       async (): Promise<StoredResponse> => {
-        succeeded = await run();
-        return { status: succeeded.status, body: typeof succeeded.json === 'string' ? succeeded.json : textDecoder.decode(succeeded.json) };
+        ran = await run();
+        return { status: ran.status, body: typeof ran.json === 'string' ? ran.json : textDecoder.decode(ran.json) };
       },
       (error) => ({ status: error.status, body: errorBody(error, respond.requestId(c)) }),
     );
     // Once, for the write that ran: a replay (or a stored 404 or 422) emits nothing.
-    if (!outcome.replayed && succeeded?.events !== undefined) emit(c, succeeded);
+    if (!outcome.replayed && ran !== undefined) succeeded(c, ran);
     return respond(c, outcome.response.status, outcome.response.body, outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined);
   }
 
-  /** Hands the write's events to the sink; on Workers the delivery runs after the answer. */
-  function emit(c: Context<SandboxEnv>, result: Reply): void {
-    if (events === null) return;
+  /**
+   * A request ran and succeeded (not a replay): its faults are told, and the events of a write are
+   * handed to the sink (twice under duplicate_event, the same bytes); on Workers the delivery runs
+   * after the answer.
+   */
+  function succeeded(c: Context<SandboxEnv>, result: Reply): void {
+    const plan: FaultPlan | undefined = c.get('fault');
+    plan?.succeeded(result.events !== undefined);
+    if (events === null || result.events === undefined) return;
     const record = typeof result.json === 'string' ? result.json : textDecoder.decode(result.json);
-    for (const type of result.events ?? []) {
-      const pending = events.emit(writeEvent(mintOf(c), type, record));
+    for (const type of result.events) {
+      const event = writeEvent(mintOf(c), type, record);
+      const pending = events.emit(event);
       if (pending !== undefined) waitUntil(c, pending);
+      const again = plan?.duplicatesEvents === true ? events.emit(event, DUPLICATE_GAP_MS) : undefined;
+      if (again !== undefined) waitUntil(c, again);
     }
   }
+
+  // Every answer passes the faults last: lost, replaced by a 500 or held (src/faults).
+  const answer = faults.wrap(app.fetch);
+  app.fetch = answer;
 
   // Hono builds its router on the first match: build it now, at start-up, rather than in the
   // first request (on Workers, the first request's CPU time is what the plan limits).
@@ -216,7 +247,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
 
   if (loading instanceof Promise) {
     // Requests that arrive while a seed's data is generated wait for it; then none waits again.
-    const dispatch = app.fetch;
+    const dispatch = answer;
     loading.then(
       (ready) => {
         store = ready;
@@ -245,21 +276,6 @@ function rateLimited(retryAfterSeconds: number): ApiError {
     message: `Too many requests. Retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
-}
-
-/** Sandbox-Simulate forces the documented failures so integrators can test their retries. */
-function simulateFailure(value: string): void {
-  switch (value.trim()) {
-    case 'rate_limited':
-      throw rateLimited(1);
-    case 'api_error':
-      throw new ApiError('api_error', { message: 'Simulated failure (Sandbox-Simulate: api_error). Safe to retry.' });
-    default:
-      throw new ApiError('parameter_invalid', {
-        param: 'Sandbox-Simulate',
-        message: `Invalid Sandbox-Simulate: must be one of ${listOf(SIMULATIONS)}; received ${quoted(value)}.${didYouMean(value.trim(), SIMULATIONS)}`,
-      });
-  }
 }
 
 /** A path as an error message repeats it: whole up to 200 characters (a URL may be 16 KiB). */

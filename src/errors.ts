@@ -1,5 +1,5 @@
 // Every error the sandbox answers is made here: one code table, one class handlers throw,
-// one function that writes the reference's error body (reference, "Errors"; SANDBOX.md, "Errors").
+// one function that writes the reference's error body (reference, "Errors"; docs/behaviour.md, "Errors").
 import { quoted } from './http/messages.js';
 import { type ObjectType, objectWords } from './schemas/common.js';
 

@@ -1,8 +1,9 @@
 // The Node HTTP server around the app: @hono/node-server with the limits a public sandbox needs.
 // One function, so the CLI (src/server.ts), the abuse tests and the soak all start the very same
 // server. Besides the limits, it owns what happens at the protocol's edge (issue #18): answers to
-// requests Node refuses before the app runs, HEAD answers with the GET answer's headers, and a
-// lingering close so that a client still sending a body it was refused can read why.
+// requests Node refuses before the app runs, HEAD answers with the GET answer's headers, a
+// lingering close so that a client still sending a body it was refused can read why, and the
+// reset of reset_after_write (src/faults/lost-answer.ts).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -12,7 +13,8 @@ import { rateLimitPolicy } from './config.js';
 import { ApiError, errorBody } from './errors.js';
 import { refusalOf } from './http-edge/refusal.js';
 import { CORS_HEADERS } from './http/reply.js';
-import { newRequestId } from './http/request-id.js';
+import { newRequestId } from './clock/mint.js';
+import { isLostAnswer } from './faults/lost-answer.js';
 
 export interface NodeServerOptions {
   port: number;
@@ -133,10 +135,22 @@ function definedOnly<T extends object>(value: T): Partial<T> {
  */
 function atTheEdge(fetch: FetchHandler): FetchHandler {
   return async (request, env) => {
-    const response = await fetch(request.method === 'HEAD' ? new Request(request.url, { headers: request.headers }) : request, env);
+    const asked = request.method === 'HEAD' ? new Request(request.url, { headers: request.headers, signal: request.signal }) : request;
+    const response = await fetch(asked, env);
+    if (isLostAnswer(response)) return resetConnection(env);
     if (!env.incoming.complete) answerThenDrain(env.incoming, env.outgoing);
     return response;
   };
+}
+
+/**
+ * reset_after_write on Node: the socket is reset (an RST, not a FIN) before any byte of the answer,
+ * so the client sees ECONNRESET, "socket hang up", as when a proxy or a crash drops a connection.
+ * The response handed back goes nowhere: Node writes nothing to a destroyed socket.
+ */
+function resetConnection(env: NodeEnv): Response {
+  env.incoming.socket.resetAndDestroy();
+  return new Response(null, { status: 500 });
 }
 
 /** Sockets draining a refused body: a request time-out there is the drain's business, not a 408. */

@@ -2,14 +2,13 @@
 // `npx waste-operations-sandbox`, as a fetch handler (no port, no process). Their HTTP client's
 // requests go to `sandbox.fetch` through a custom fetch or a request interceptor such as MSW.
 import { createApp } from './app.js';
-import { parsePinnedTime, pinnedTimeRule } from './clock/pinned-time.js';
-import { readConfig } from './config.js';
+import { readOptions } from './config/sources.js';
 import { nodeDocsAssets } from './docs/node-assets.js';
 import type { EventType } from './resources/events/types.js';
-import { timestamp } from './schemas/new-records.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { signedTarget } from './webhooks/target.js';
 import type { EventSink } from './webhooks/write-events.js';
+import { connectionReset, isLostAnswer } from './faults/lost-answer.js';
 
 /** One entry of the key table, as SANDBOX_KEYS takes it. */
 export interface SandboxKey {
@@ -20,6 +19,9 @@ export interface SandboxKey {
   revoked?: boolean;
 }
 
+/** Options that are not configuration: the caller's own hooks. */
+const NOT_CONFIGURATION = ['now', 'onEvent'] as const;
+
 export interface SandboxOptions {
   /** Seed of the sample data; default the published seed, whose IDs the docs quote. */
   seed?: string;
@@ -28,7 +30,7 @@ export interface SandboxOptions {
   /** Requests per second per key; 'off' by default in-process, so a test suite is never limited. */
   rateLimit?: number | 'off';
   /**
-   * Pins the clock of every answer (SANDBOX.md, "Pinned clock"): timestamps of writes are this
+   * Pins the clock of every answer (docs/snapshot-tests.md): timestamps of writes are this
    * time, and new IDs, secrets and request IDs are derived from the request, so the same request
    * gets the same bytes on every run. `'2026-03-02T17:00:00Z'` or a Date (read to the second).
    * A request's `Sandbox-Clock` header wins over it.
@@ -41,12 +43,18 @@ export interface SandboxOptions {
   now?: () => Date;
   /**
    * Delivers the events of writes (job.created, job.scheduled, container.received) to a receiver,
-   * signed as production signs them, with retries (SANDBOX.md, "Events from writes"). Without a
+   * signed as production signs them, with retries (docs/events-from-writes.md). Without a
    * secret one is made: read it from `sandbox.webhook.secret`.
    */
   webhook?: { url: string; secret?: string; events?: '*' | readonly EventType[] };
   /** Told each event of a write as it is emitted, before any delivery; no HTTP involved. */
   onEvent?: (event: SandboxEvent) => void;
+  /**
+   * Random faults for soak tests, as SANDBOX_FAULTS takes them: the fraction of /v1 requests that
+   * get each fault, e.g. `'api_error=0.02,reset_after_write=0.01,delay=0.05:1500'`. Drawn from a
+   * stream seeded from the seed, so the same sequence of requests gets the same faults.
+   */
+  faults?: string;
 }
 
 /**
@@ -63,7 +71,10 @@ export interface SandboxEvent {
 }
 
 export interface Sandbox {
-  /** Answers one request exactly as the sandbox server would. */
+  /**
+   * Answers one request exactly as the sandbox server would. Under `reset_after_write` it rejects
+   * with a TypeError, as fetch does when the connection is reset.
+   */
   fetch(request: Request): Promise<Response>;
   /** The seed in use. */
   readonly seed: string;
@@ -73,67 +84,51 @@ export interface Sandbox {
   deliveries(timeoutMs?: number): Promise<void>;
 }
 
-/** Throws an Error naming the option when an option cannot be used. */
+/**
+ * Throws a TypeError naming the option when an option cannot be used, or is not one (with the
+ * option it was probably meant to be).
+ */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const config = readOptions({
-    SANDBOX_SEED: options.seed,
-    SANDBOX_RATE_LIMIT: String(options.rateLimit ?? 'off'),
-    SANDBOX_KEYS: typeof options.keys === 'string' || options.keys === undefined ? options.keys : JSON.stringify(options.keys),
-    SANDBOX_CLOCK: clockText(options.clock),
-    ...webhookSources(options.webhook),
-  });
+  // In-process, the rate limit is off unless asked for: a test suite is never limited.
+  const config = readOptions({ ...options, rateLimit: options.rateLimit ?? 'off' }, NOT_CONFIGURATION);
   const webhook = config.webhook === null ? undefined : signedTarget(config.webhook);
   const dispatcher = webhook === undefined ? undefined : new WebhookDispatcher(webhook);
   const onEvent = options.onEvent;
+  /** Events emitted for later (duplicate_event), which deliveries() waits for too. */
+  const waiting = new Set<Promise<void>>();
   const events: EventSink | null =
     onEvent === undefined && dispatcher === undefined
       ? null
       : {
-          emit(event) {
-            onEvent?.(JSON.parse(event.body) as SandboxEvent);
-            return dispatcher?.emit(event);
+          emit(event, afterMs = 0) {
+            if (afterMs === 0) {
+              onEvent?.(JSON.parse(event.body) as SandboxEvent);
+              return dispatcher?.emit(event);
+            }
+            // The second delivery of duplicate_event: onEvent is told again, as a receiver is.
+            const later = new Promise<void>((resolve) => setTimeout(resolve, afterMs)).then(() => events?.emit(event));
+            const tracked: Promise<void> = later.finally(() => waiting.delete(tracked));
+            waiting.add(tracked);
+            return tracked;
           },
         };
   const app = createApp(config, { docsAssets: nodeDocsAssets(), events, ...(options.now ? { now: options.now } : {}) });
   return {
     seed: config.seed,
     webhook: webhook === undefined ? undefined : { url: webhook.url, secret: webhook.secret, events: webhook.events },
-    fetch: async (request) => app.fetch(request),
-    deliveries: async (timeoutMs = 30_000) => dispatcher?.idle(timeoutMs),
+    fetch: async (request) => {
+      const response = await app.fetch(request);
+      if (isLostAnswer(response)) throw connectionReset();
+      return response;
+    },
+    deliveries: async (timeoutMs = 30_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (waiting.size > 0 && Date.now() < deadline) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([Promise.all(waiting), new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now())))]);
+        clearTimeout(timer);
+      }
+      await dispatcher?.idle(Math.max(0, deadline - Date.now()));
+    },
   };
-}
-
-/** readConfig, its messages naming the option rather than the variable the server reads. */
-function readOptions(sources: Parameters<typeof readConfig>[0]): ReturnType<typeof readConfig> {
-  try {
-    return readConfig(sources);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw message.startsWith('SANDBOX_WEBHOOK_') ? new TypeError(`createSandbox({ webhook }): ${message}`) : error;
-  }
-}
-
-/** The webhook option as the variables the server reads, so both check it alike. */
-function webhookSources(webhook: SandboxOptions['webhook']) {
-  if (webhook === undefined) return {};
-  if (typeof webhook !== 'object' || webhook === null || typeof webhook.url !== 'string') {
-    throw new TypeError('createSandbox({ webhook }) must be an object such as { url: "http://127.0.0.1:4242/webhooks" }');
-  }
-  if (Array.isArray(webhook.events) && webhook.events.length === 0) {
-    throw new TypeError("createSandbox({ webhook }): events must list at least one event type, or be '*' (the default)");
-  }
-  return {
-    SANDBOX_WEBHOOK_URL: webhook.url,
-    SANDBOX_WEBHOOK_SECRET: webhook.secret,
-    SANDBOX_WEBHOOK_EVENTS: webhook.events === undefined || webhook.events === '*' ? undefined : webhook.events.join(','),
-  };
-}
-
-/** The clock option as SANDBOX_CLOCK's text; a Date is read to the second, as the API writes time. */
-function clockText(clock: string | Date | undefined): string | undefined {
-  if (clock === undefined) return undefined;
-  if (clock instanceof Date && !Number.isNaN(clock.getTime())) return timestamp(clock);
-  const text = typeof clock === 'string' ? clock.trim() : String(clock);
-  if (parsePinnedTime(text) === undefined) throw new TypeError(`createSandbox({ clock }) ${pinnedTimeRule(text)}`);
-  return text;
 }

@@ -1,11 +1,10 @@
 // The Workers entry: the same app as Node (src/server.ts), with the Idempotency-Key store and
-// the rate-limit counters in Durable Objects so every instance shares them (SANDBOX.md,
-// "Idempotency" and "Rate limits and failure simulation"). Configuration comes from the
-// Worker's variables, with the names of SANDBOX.md's "Configuration".
+// the rate-limit counters in Durable Objects so every instance shares them (docs/workers.md).
+// Configuration comes from the Worker's variables, named as in the README's "Configuration".
 import { rateLimitPolicy } from './config.js';
 import { ApiError, errorBody } from './errors.js';
 import { CORS_HEADERS } from './http/reply.js';
-import { newRequestId } from './http/request-id.js';
+import { newRequestId } from './clock/mint.js';
 import { env } from 'cloudflare:workers';
 import { appFor } from './worker/apps.js';
 import type { WorkerEnv } from './worker/env.js';

@@ -1,11 +1,11 @@
 // Every route of the route table × every kind of caller (STYLE.md, habit 8): a new endpoint is
 // covered by adding it to src/resources/index.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../src/auth/scopes.js';
 import { FACILITIES } from '../src/data/generate/fixtures.js';
 import type { Endpoint } from '../src/http/endpoint.js';
 import { ENDPOINTS } from '../src/resources/index.js';
 import { COLLECTIONS, call, OTHER_KEY, PUBLIC_KEY, REVOKED_KEY, testApp, type TestApp } from './helpers.js';
+import { ENDPOINTS as REFERENCE_ENDPOINTS, SCOPES } from './reference/endpoints.js';
 
 /** A key table with one key per scope missing and one per scope alone, beside the defaults. */
 const keyTable = [
@@ -55,6 +55,13 @@ beforeAll(async () => {
     updateWasteProfile: { name: 'Renamed' },
     updateJob: {},
     updateContainer: {},
+  });
+});
+
+describe('the route table the matrix walks', () => {
+  it("is the reference's endpoint tables: every method, path and scope, nothing else", () => {
+    const row = (endpoint: { method: string; path: string; scope: string }) => `${endpoint.method} ${endpoint.path} ${endpoint.scope}`;
+    expect(ENDPOINTS.map(row).sort()).toEqual(REFERENCE_ENDPOINTS.map(row).sort());
   });
 });
 

@@ -29,8 +29,8 @@ let sandbox: ReturnType<typeof serve>;
 let sandboxOrigin: string;
 let other: Server;
 let otherOrigin: string;
-/** Every request the sandbox received: method, path, Authorization and Sandbox-Clock. */
-const received: { method: string; path: string; authorization: string | null; clock?: string }[] = [];
+/** Every request the sandbox received: method, path, Authorization, Sandbox-Clock and the query (when any). */
+const received: { method: string; path: string; authorization: string | null; clock?: string; search?: string }[] = [];
 
 /** The script of the other origin's page: the calls an integrator's browser code makes. */
 const PAGE_SCRIPT = `
@@ -72,11 +72,13 @@ beforeAll(async () => {
   sandbox = serve({
     fetch: (request, env) => {
       const clock = request.headers.get('Sandbox-Clock');
+      const { pathname, search } = new URL(request.url);
       received.push({
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: pathname,
         authorization: request.headers.get('Authorization'),
         ...(clock === null ? {} : { clock }),
+        ...(search === '' ? {} : { search }),
       });
       return app.fetch(request, env);
     },
@@ -172,6 +174,81 @@ describe('in Chromium', () => {
     }
   }, 60_000);
 
+  it('/docs "try it" sends a write unpinned unless the user fills in Sandbox-Clock', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    try {
+      await page.goto(`${sandboxOrigin}/docs`);
+      const operation = page.locator('#operations-Jobs-createJob');
+      await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
+      await operation.locator('.try-out__btn').click();
+      expect(await operation.locator('tr[data-param-name="Sandbox-Clock"] input').inputValue()).toBe('');
+      const before = received.length;
+      const body = await execute(operation, '201');
+      await expect.poll(body).toContain('"object": "job"');
+      expect(await body()).not.toContain('"created_at": "2026-03-02T17:00:00Z"');
+      const sent = received.slice(before).find((request) => request.path === '/v1/jobs');
+      expect(sent?.method).toBe('POST');
+      expect(sent?.clock).toBeUndefined();
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('/docs "try it" offers the values of Sandbox-Simulate, fills none in, and sends the one picked', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    try {
+      await page.goto(`${sandboxOrigin}/docs`);
+      const operation = page.locator('#operations-Jobs-createJob');
+      await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
+      await operation.locator('.try-out__btn').click();
+      const input = operation.locator('tr[data-param-name="Sandbox-Simulate"] input');
+      await expect.poll(() => input.getAttribute('list'), { timeout: 20_000 }).toBe('sandbox-simulate-values');
+      expect(await input.inputValue()).toBe('');
+      const offered = await page
+        .locator('datalist#sandbox-simulate-values option')
+        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+      expect(offered).toEqual(
+        expect.arrayContaining([
+          'rate_limited',
+          'api_error',
+          'api_error_after_write',
+          'reset_after_write',
+          'duplicate_event',
+          'delay=2500',
+        ]),
+      );
+      await input.fill('api_error_after_write');
+      const body = await execute(operation, '500');
+      await expect.poll(body).toContain('after the write');
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('/docs shows each error of an operation with its own example', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    try {
+      await page.goto(`${sandboxOrigin}/docs`);
+      const operation = page.locator('#operations-Jobs-createJob');
+      await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
+      const unauthorized = operation.locator('tr.response[data-code="401"]');
+      await expect.poll(() => unauthorized.textContent(), { timeout: 20_000 }).toContain('No API key provided');
+      // The examples' list offers both 401s; picking the second shows its own body.
+      const choice = unauthorized.locator('.examples-select select');
+      expect(await choice.locator('option').allTextContents()).toEqual([
+        expect.stringContaining('with no Authorization header'),
+        expect.stringContaining('with Authorization: Bearer svc_live_'),
+      ]);
+      await choice.selectOption({ index: 1 });
+      await expect.poll(() => unauthorized.textContent()).toContain('Live keys (svc_live_) do not work in the sandbox');
+      const notFound = operation.locator('tr.response[data-code="404"]');
+      expect(await notFound.textContent()).toContain('No such client');
+      expect(await notFound.textContent()).not.toContain('Missing required param');
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it('/docs loads only from the sandbox and sends a request through "try it"', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const requested: string[] = [];
@@ -191,6 +268,13 @@ describe('in Chromium', () => {
 
       const sent = received.slice(before).find((request) => request.path === '/v1/jobs');
       expect(sent?.authorization).toBe('Bearer svc_test_sandbox_public');
+      // Only what the user filled in, and they filled in nothing: no filter, no limit, no pinned clock.
+      expect(sent?.search).toBeUndefined();
+      expect(sent?.clock).toBeUndefined();
+      // The filters' example values are in their descriptions, not in the inputs.
+      const statusRow = operation.locator('tr[data-param-name="status"]');
+      expect(await statusRow.textContent()).toMatch(/E\.g\. `?\w+/);
+      expect(await statusRow.locator('select').inputValue()).toBe('');
 
       mkdirSync('test-results', { recursive: true });
       await page.screenshot({ path: 'test-results/docs-try-it.png', fullPage: false });

@@ -44,36 +44,42 @@ describe('flags', () => {
     expect((await refused('trigger', '--al', '--url', 'http://127.0.0.1:9/')).stderr).toMatch(/Did you mean --all\?/);
   });
 
-  it('names the flag, not only the environment variable, of a bad value', async () => {
+  it('names the way a bad value came in: the flag, or the environment variable', async () => {
     const result = await refused('--rate-limit', 'fast', '--port', '0');
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^--rate-limit \/ SANDBOX_RATE_LIMIT must be a whole number .* not "fast"/);
+    expect(result.stderr).toMatch(/^--rate-limit must be a whole number of requests per second \(1 or more\) or "off"; received "fast"\./);
+    const fromEnv = await run(process.execPath, [CLI, '--port', '0'], { env: { ...process.env, SANDBOX_RATE_LIMIT: 'fast' } }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(fromEnv).toMatchObject({ code: 2, stderr: expect.stringMatching(/^SANDBOX_RATE_LIMIT must be a whole number/) });
+    // An empty --seed is a mistake, not the default seed; an empty variable is an unset one.
+    expect((await refused('--seed', '', '--port', '0')).stderr).toMatch(/^--seed must not be empty/);
   });
 
   it('says which flag to change when the host is not an address of this machine', async () => {
     const result = await refused('--host', '999.1.1.1', '--port', '0');
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/--host \/ HOST "999\.1\.1\.1" is not an address of this machine/);
+    expect(result.stderr).toMatch(/--host "999\.1\.1\.1" is not an address of this machine/);
     expect(result.stderr).not.toMatch(/getaddrinfo/);
   });
 
   it('logs each request with its path and query, never a header', async () => {
     const server = await start('--log');
+    const sent = Date.now();
     const response = await fetch(`${server.origin}/v1/jobs?stauts=open`, { headers: { Authorization: 'Bearer svc_test_sandbox_public' } });
     expect(response.status).toBe(400);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const line = server
+    // Each line begins with the time, ISO 8601 in UTC to the millisecond.
+    const requestLines = server
       .output()
       .split('\n')
-      .find((candidate) => candidate.startsWith('GET '));
-    expect(line).toMatch(/^GET \/v1\/jobs\?stauts=open 400 \d+\.\dms req_/);
-    expect(
-      server
-        .output()
-        .split('\n')
-        .filter((candidate) => candidate.startsWith('GET '))
-        .join('\n'),
-    ).not.toMatch(/svc_|Bearer/);
+      .filter((candidate) => / GET /.test(candidate));
+    expect(requestLines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/v1\/jobs\?stauts=open 400 \d+\.\dms req_/);
+    // The time of the answer: after the request was sent, before the line was read.
+    const logged = Date.parse(requestLines[0]?.split(' ')[0] ?? '');
+    expect(logged).toBeGreaterThanOrEqual(sent - 1);
+    expect(logged).toBeLessThanOrEqual(Date.now());
+    expect(requestLines.join('\n')).not.toMatch(/svc_|Bearer/);
   });
 });
 
@@ -82,7 +88,7 @@ describe('key tables', () => {
     [
       'a single object',
       '{"key":"svc_test_mine","account":"A","scopes":"*"}',
-      /--keys \/ SANDBOX_KEYS is not a valid key table: it must be a JSON array of keys .*; received an object\. Put the one key in brackets/,
+      /--keys is not a valid key table: it must be a JSON array of keys .*; received an object\. Put the one key in brackets/,
     ],
     [
       'a misspelt scope',

@@ -123,24 +123,22 @@ describe('the commands of the README and the guides, run against the built comma
   });
 });
 
-describe('the GitHub Actions recipe', () => {
+// The GitHub Action itself runs in test/action.test.ts.
+describe('the CI steps by hand', () => {
   const folder = mkdtempSync(join(tmpdir(), 'sandbox-ci-recipe-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  it("starts the clone's build in the background and waits for it, as its steps are written", async () => {
-    const steps = [...readmeExample('github-actions').matchAll(/^ {6}- run: (.+)$/gm)].map((match) => match[1] as string);
-    const start = steps.find((step) => step.startsWith('node waste-operations-sandbox/dist/cli.js')) as string;
-    const wait = steps.find((step) => step.startsWith('timeout ')) as string;
-    expect(start).toMatch(/&$/);
-    expect(steps).toContain('npm ci && npm run build');
-    // The checkout of the sandbox, built: this clone, whose dist/ the test run built.
-    symlinkSync(process.cwd(), join(folder, 'waste-operations-sandbox'));
+  it("start the clone's build in the background and wait for it, as they are written", async () => {
+    const [build, start, wait] = readmeExample('ci-by-hand').trim().split('\n') as [string, string, string];
+    expect(build).toBe('npm ci && npm run build');
+    expect(start).toMatch(/^node dist\/cli\.js .*&$/);
+    // The clone, built: this one, whose dist/ the test run built.
+    symlinkSync(join(process.cwd(), 'dist'), join(folder, 'dist'));
     const port = String(20_000 + Math.floor(Math.random() * 20_000));
-    // Output to a file: the server left running in the background would hold a pipe open.
-    const script = `exec > steps.log 2>&1\n${start.replaceAll('8787', port)}\necho $! > server.pid\n${wait.replaceAll('8787', port)}`;
+    const script = `${start.replaceAll('8787', port)}\necho $! > server.pid\n${wait.replaceAll('8787', port)} > health.txt`;
     try {
       await run('sh', ['-ec', script], { cwd: folder });
-      expect(readFileSync(join(folder, 'steps.log'), 'utf8')).toContain('{"status":"ok"}');
+      expect(readFileSync(join(folder, 'health.txt'), 'utf8')).toContain('{"status":"ok"}');
     } finally {
       const pid = Number((await run('cat', ['server.pid'], { cwd: folder }).catch(() => ({ stdout: '' }))).stdout);
       if (pid > 0) process.kill(pid, 'SIGKILL');

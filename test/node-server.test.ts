@@ -103,7 +103,7 @@ describe('the built server with and without --log (issue #18)', () => {
       }
       // The log still names the request ID the answer carried, and HEAD as HEAD.
       await new Promise((wait) => setTimeout(wait, 50));
-      expect(logged.output()).toMatch(/\nHEAD \/v1\/jobs\?limit=1 200 [\d.]+ms req_\w{24}\n/);
+      expect(logged.output()).toMatch(/\n\d{4}-\d\d-\d\dT[\d:.]+Z HEAD \/v1\/jobs\?limit=1 200 [\d.]+ms req_\w{24}\n/);
     } finally {
       plain.stop();
       logged.stop();

@@ -1,8 +1,20 @@
 // List pages are cached by query; the cache must stay bounded and never serve one seed's or
 // account's page to another.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PageCache } from '../src/data/page-cache.js';
+import { listPageCache } from '../src/resources/endpoints.js';
 import { call, OTHER_KEY, testApp } from './helpers.js';
+
+// The clock of the list cache is Date.now, read when its module loads: faked before any import,
+// so a page's age is what the test says, however slow the machine (pages live 30 s).
+vi.hoisted(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+});
+
+/** The bounds docs/operations.md gives the list page cache ("Memory bounds"). */
+const MAX_PAGES = 2048;
+const MAX_BYTES = 4 * 1024 * 1024;
+const MAX_AGE_MS = 30_000;
 
 describe('list page cache', () => {
   it('keeps at most maxBytes, dropping the oldest pages first', () => {
@@ -28,5 +40,42 @@ describe('list page cache', () => {
     expect(other).not.toEqual(a);
     expect(await ids(second)).toEqual(other);
     expect(await ids(first, OTHER_KEY)).not.toEqual(a);
+  });
+
+  it('a flood of distinct list queries fills the cache to its bounds of bytes and pages, never past', async () => {
+    const app = testApp();
+    const get = async (path: string) => {
+      const result = await call(app, path);
+      expect(result.status, result.text).toBe(200);
+    };
+    // Large pages: each query twice (a page is cached on its second request).
+    const events = (await call(app, '/v1/events?limit=100')).json.data as { id: string }[];
+    let heaviest = 0;
+    for (const event of events) {
+      for (let twice = 0; twice < 2; twice++) await get(`/v1/events?limit=100&starting_after=${event.id}`);
+      heaviest = Math.max(heaviest, listPageCache.bytes);
+      expect(listPageCache.bytes).toBeLessThanOrEqual(MAX_BYTES);
+    }
+    expect(heaviest, 'the flood reached the byte bound').toBeGreaterThan(MAX_BYTES - 200 * 1024);
+    // Many small pages: more distinct queries than the cache holds, small enough that the page
+    // bound is reached before the byte bound.
+    let most = 0;
+    for (const list of ['clients', 'sites', 'waste_profiles', 'containers', 'invoices']) {
+      const cursors = (await call(app, `/v1/${list}?limit=100`)).json.data as { id: string }[];
+      for (let limit = 1; limit <= 8; limit++) {
+        for (const cursor of cursors) {
+          for (let twice = 0; twice < 2; twice++) await get(`/v1/${list}?limit=${limit}&starting_after=${cursor.id}`);
+          most = Math.max(most, listPageCache.size);
+          expect(listPageCache.size).toBeLessThanOrEqual(MAX_PAGES);
+        }
+      }
+    }
+    expect(most, 'the flood reached the page bound').toBe(MAX_PAGES);
+    expect(listPageCache.bytes).toBeLessThanOrEqual(MAX_BYTES);
+    // Once they are 30 s old, the next page built drops them all.
+    vi.setSystemTime(Date.now() + MAX_AGE_MS);
+    await get('/v1/clients?limit=3');
+    expect(listPageCache.size).toBe(0);
+    expect(listPageCache.bytes).toBe(0);
   });
 });

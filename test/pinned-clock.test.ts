@@ -35,7 +35,7 @@ describe('with Sandbox-Clock, the same script gets the same bytes', () => {
     await expect(golden(first)).toMatchFileSnapshot(GOLDEN);
     // Every step of the script answered what it is there to show.
     expect(first.map((answer) => answer.status)).toEqual([
-      201, 201, 201, 201, 201, 201, 200, 200, 200, 200, 200, 200, 200, 400, 404, 422, 401, 201, 201,
+      201, 201, 201, 201, 201, 201, 200, 200, 200, 200, 200, 200, 200, 400, 404, 422, 401, 500, 201, 500, 201, 201,
     ]);
     for (const answer of first) {
       expect(answer.requestId, answer.name).toMatch(/^req_[0-9A-Za-z]{24}$/);
@@ -200,12 +200,12 @@ describe('a clock that cannot be read', () => {
     const failed = await promisify(execFile)(process.execPath, ['dist/server.js', '--port', '0', '--clock', 'tomorrow']).catch(
       (error: { code: number; stderr: string }) => error,
     );
-    expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('SANDBOX_CLOCK') });
+    expect(failed).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--clock must be a UTC time/) });
     expect((failed as { stderr: string }).stderr).toContain('2026-03-02T17:00:00Z');
     const fromEnv = await promisify(execFile)(process.execPath, ['dist/server.js', '--port', '0'], {
       env: { ...process.env, SANDBOX_CLOCK: '2026-13-01T00:00:00Z' },
     }).catch((error: { code: number; stderr: string }) => error);
-    expect(fromEnv).toMatchObject({ code: 2, stderr: expect.stringContaining('SANDBOX_CLOCK') });
+    expect(fromEnv).toMatchObject({ code: 2, stderr: expect.stringMatching(/^SANDBOX_CLOCK must be a UTC time/) });
   });
 
   it('createSandbox({ clock }) throws a TypeError naming the option', () => {
@@ -236,7 +236,11 @@ describe('where integrators find it', () => {
       const refs = (operation.parameters ?? []).map((parameter) => parameter.$ref);
       expect(refs.indexOf('#/components/parameters/Sandbox-Clock')).toBe(refs.indexOf('#/components/parameters/Sandbox-Simulate') + 1);
     }
-    expect(document.components.parameters['Sandbox-Clock']).toMatchObject({ in: 'header', example: PINNED_TIME });
+    // Its value is shown in the description, never as an example that /docs would send (issue #25).
+    const clock = document.components.parameters['Sandbox-Clock'] as { in: string; example?: string; description: string };
+    expect(clock).toMatchObject({ in: 'header' });
+    expect(clock.example).toBeUndefined();
+    expect(clock.description).toContain(PINNED_TIME);
   });
 
   it('/docs/errors#parameter_invalid mentions it', async () => {

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readmeExample } from './readme.js';
 
-const folder = join('test', '.readme-examples');
+// A folder of its own: the guides' tests write beside it (test/.readme-examples/<guide>) and may
+// run at the same time, so this file removes only what it wrote.
+const folder = join('test', '.readme-examples', 'readme');
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

@@ -34,9 +34,8 @@ import { EpaId } from '../src/schemas/common.js';
 // SANDBOX_SEED chooses the seed of a deployment (SANDBOX.md, "Configuration"): run this suite
 // with SAMPLE_DATA_SEED=<seed> to check the data of another seed holds together too.
 const SEED = process.env.SAMPLE_DATA_SEED ?? DEFAULT_SEED;
-const started = performance.now();
+// How long it takes is measured by `npm run bench`, never here: a bound in a test measures the machine.
 const data = generateSampleData(SEED);
-const generationMs = performance.now() - started;
 
 const ACCOUNTS: AccountName[] = ['A', 'B'];
 const TODAY = SAMPLE_NOW.slice(0, 10);
@@ -97,11 +96,6 @@ function allIds(account: AccountData): string[] {
 }
 
 describe('sample data generation', () => {
-  it('is fast enough to build at start-up', () => {
-    // A cold first run (JIT included) takes about 100 ms; the bound leaves room for busy CI.
-    expect(generationMs).toBeLessThan(600);
-  });
-
   it('keeps every ID unique, and account B disjoint from account A', () => {
     const a = allIds(data.accounts.A);
     const b = allIds(data.accounts.B);

@@ -40,7 +40,24 @@ describe('createSandbox', () => {
   });
 
   it('throws, naming the option, when an option cannot be used', () => {
-    expect(() => createSandbox({ rateLimit: 0 })).toThrow(/SANDBOX_RATE_LIMIT/);
-    expect(() => createSandbox({ keys: [{ key: 'svc_live_x', account: 'A', scopes: '*' }] })).toThrow(/SANDBOX_KEYS/);
+    expect(() => createSandbox({ rateLimit: 0 })).toThrow(
+      /^createSandbox\(\{ rateLimit \}\) must be a whole number of requests per second \(1 or more\) or "off"; received 0\.$/,
+    );
+    expect(() => createSandbox({ keys: [{ key: 'svc_live_x', account: 'A', scopes: '*' }] })).toThrow(
+      /^createSandbox\(\{ keys \}\) is not a valid key table: entry \[0\]: key must begin with svc_test_/,
+    );
+    expect(() => createSandbox({ keys: [{ key: 'svc_live_x', account: 'A', scopes: '*' }] })).toThrow(TypeError);
+  });
+
+  it('refuses an option it does not know, with the one it was probably meant to be', () => {
+    expect(() => createSandbox({ sede: 'x' } as never)).toThrow(
+      /^createSandbox: unknown option sede\. Did you mean "seed"\? The options are seed, rateLimit, keys, clock, webhook, faults, now, onEvent\.$/,
+    );
+    expect(() => createSandbox({ ratelimit: 5 } as never)).toThrow(/Did you mean "rateLimit"\?/);
+  });
+
+  it('refuses an empty seed rather than using the default one', () => {
+    expect(() => createSandbox({ seed: '' })).toThrow(/^createSandbox\(\{ seed \}\) must not be empty/);
+    expect(() => createSandbox({ seed: '  ' })).toThrow(/must not be empty/);
   });
 });

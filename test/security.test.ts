@@ -4,7 +4,9 @@
 // account or routing number, drug or alcohol test record or medical information (reference,
 // "Sample data").
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { constantTimeEqual } from '../src/auth/keys.js';
+import { createApp } from '../src/app.js';
+import { type ApiKey, constantTimeEqual } from '../src/auth/keys.js';
+import { readConfig } from '../src/config.js';
 import type { Endpoint } from '../src/http/endpoint.js';
 import { ENDPOINTS } from '../src/resources/index.js';
 import { call, testApp } from './helpers.js';
@@ -127,6 +129,46 @@ describe('keys are compared in constant time', () => {
       expect(result.json.error.code).toBe('api_key_invalid');
     }
     expect((await call(app, '/v1/jobs?limit=1', { key: SECRET_KEY })).status).toBe(200);
+  });
+
+  // The lookup every request runs (the key ring of src/auth/keys.ts) must compare the presented
+  // key with every entry in full, never stop at the first match nor compare the key's text with
+  // ===. Two ways to see it without a clock: entries whose key text counts its reads, and a table
+  // in which one key is listed twice (only a hand-built table can do that; SANDBOX_KEYS refuses it).
+  it('the lookup of every request reads no key text and compares every entry', async () => {
+    let reads = 0;
+    const entry = (key: string, account: 'A' | 'B'): ApiKey => {
+      const value = { account, scopes: new Set(readConfig({}).keys[0]?.scopes), revoked: false } as Omit<ApiKey, 'key'>;
+      return Object.defineProperty(value, 'key', {
+        enumerable: true,
+        get: () => {
+          reads++;
+          return key;
+        },
+      }) as ApiKey;
+    };
+    const keys = [entry(SECRET_OTHER, 'B'), entry(SECRET_KEY, 'A'), entry('svc_test_secret_padding_1', 'A'), entry(SECRET_KEY, 'B')];
+    const firstJob = async (key: string) => {
+      const result = await call(testApp(), '/v1/jobs?limit=1', { key });
+      expect(result.status, result.text).toBe(200);
+      return result.json.data[0].id as string;
+    };
+    const accountA = await firstJob('svc_test_sandbox_public');
+    const accountB = await firstJob('svc_test_sandbox_other');
+    const custom = createApp({ ...readConfig({ SANDBOX_RATE_LIMIT: 'off' }), keys });
+    const built = reads;
+    expect(accountA).not.toBe(accountB);
+    expect((await call(custom, '/v1/jobs?limit=1', { key: 'svc_test_unknown_0' })).status).toBe(401);
+    // Lookups that find their key (a 401's message may name a working key, so those are not counted).
+    reads = 0;
+    for (let i = 0; i < 5; i++) {
+      // Listed at [1] for A and at [3] for B: the lookup went on past the first match.
+      expect((await call(custom, '/v1/jobs?limit=1', { key: SECRET_KEY })).json.data[0].id).toBe(accountB);
+      expect((await call(custom, '/v1/jobs?limit=1', { key: SECRET_OTHER })).json.data[0].id).toBe(accountB);
+    }
+    expect(reads, 'key text read while answering requests').toBe(0);
+    // Read when the app was built (the ring copies each key; the docs show a working key).
+    expect(built).toBeGreaterThanOrEqual(keys.length);
   });
 });
 

@@ -1,73 +1,134 @@
-// Issue #19: the guide's "Generate a typed client" recipe, run as written: openapi-typescript
-// makes types from the running sandbox's /openapi.json, and the guide's openapi-fetch program
-// type-checks under strict, noUncheckedIndexedAccess and exactOptionalPropertyTypes, then runs
-// against createSandbox(). A schema or route change that breaks typed clients fails here.
+// Issues #19 and #25: the guide's "Generate a typed client" recipe, run as a user runs it. A new
+// project in the OS temp directory gets the guide's package.json, tsconfig.json and program as
+// written, `npm install` from the registry with exactly the versions the guide names (the
+// installed node_modules is kept under node_modules/.cache/typed-client/, keyed by that
+// package.json, so a re-run downloads nothing), then the guide's commands against a running
+// sandbox: generate, type-check under TypeScript 5.9 and 7, compile, run; every exit status
+// counts. Then the in-process program is type-checked with the package's own declaration files
+// (skipLibCheck off) under both compilers, compiled and run against the built package.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli, type RunningServer } from './cli-server.js';
 import { readmeExample } from './readme.js';
 
-const run = promisify(execFile);
-// Inside the repository, so the program finds openapi-fetch in node_modules as a project would.
-const folder = join('test', '.typed-client');
+const execFileAsync = promisify(execFile);
+const GUIDE_ORIGIN = 'http://127.0.0.1:8787';
+const project = mkdtempSync(join(tmpdir(), 'waste-ops-typed-client-'));
 let server: RunningServer;
 
+/** Runs a command in the project; a non-zero exit fails with everything it printed. */
+async function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  try {
+    const { stdout, stderr } = await execFileAsync(command, args, { cwd: project, env, maxBuffer: 16 * 1024 * 1024 });
+    return stdout + stderr;
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} exited with ${failed.code}:\n${failed.stdout ?? ''}${failed.stderr ?? ''}`);
+  }
+}
+
+/** The guide's file, pointed at the sandbox this test started. */
+function guideFile(example: string): string {
+  return readmeExample(example).replaceAll(GUIDE_ORIGIN, server.origin);
+}
+
+/**
+ * `npm install`, as the guide says, the first time for this package.json; afterwards the kept
+ * node_modules, linked entry by entry so the project's own node_modules can take more packages.
+ */
+async function install(): Promise<void> {
+  const key = createHash('sha256').update(readmeExample('typed-client-package-json')).digest('hex').slice(0, 16);
+  const cached = resolve('node_modules', '.cache', 'typed-client', key, 'node_modules');
+  if (!existsSync(join(cached, '.package-lock.json'))) {
+    await run('npm', ['install', '--no-audit', '--no-fund', '--no-update-notifier']);
+    rmSync(cached, { recursive: true, force: true });
+    cpSync(join(project, 'node_modules'), cached, { recursive: true, verbatimSymlinks: true });
+    return;
+  }
+  mkdirSync(join(project, 'node_modules'));
+  for (const entry of readdirSync(cached)) symlinkSync(join(cached, entry), join(project, 'node_modules', entry));
+}
+
 beforeAll(async () => {
-  rmSync(folder, { recursive: true, force: true });
-  mkdirSync(folder, { recursive: true });
   server = await startCli(['--port', '0', '--rate-limit', 'off']);
-});
+  mkdirSync(join(project, 'src'));
+  writeFileSync(join(project, 'package.json'), guideFile('typed-client-package-json'));
+  writeFileSync(join(project, 'tsconfig.json'), guideFile('typed-client-tsconfig'));
+  writeFileSync(join(project, 'src', 'program.ts'), guideFile('typed-client'));
+}, 30_000);
 
 afterAll(() => {
   server?.stop();
-  rmSync(folder, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
 });
 
-describe('a typed client generated from /openapi.json', () => {
-  it('is generated, type-checks strictly and runs against createSandbox()', async () => {
-    // The recipe's own command; installing the three packages is left out (they are dev dependencies here).
-    const generate = readmeExample('typed-client-generate')
+describe("the typed-client guide's project", () => {
+  it('names exact versions: TypeScript 5.9.3 for the generator, 7.0.2 to compile', () => {
+    const { devDependencies } = JSON.parse(readmeExample('typed-client-package-json')) as { devDependencies: Record<string, string> };
+    expect(devDependencies).toMatchObject({ typescript: '5.9.3', 'typescript-7': 'npm:typescript@7.0.2', 'openapi-typescript': '7.13.0' });
+    for (const [name, version] of Object.entries(devDependencies)) expect(version, name).toMatch(/^(npm:[\w-]+@)?\d+\.\d+\.\d+$/);
+  });
+
+  it('installs, generates, type-checks under TypeScript 5.9.3 and 7.0.2, compiles and runs as its commands say', async () => {
+    const commands = readmeExample('typed-client-generate')
       .split('\n')
-      .find((line) => line.startsWith('npx openapi-typescript')) as string;
-    expect(generate).toContain('http://127.0.0.1:8787/openapi.json');
-    await run('sh', ['-ec', generate.replaceAll('http://127.0.0.1:8787', server.origin)], { cwd: folder });
-    const types = readFileSync(join(folder, 'waste-ops-api.d.ts'), 'utf8');
+      .map((line) => line.replace(/#.*$/, '').trim())
+      .filter((line) => line !== '');
+    expect(commands).toEqual(['npm install', 'npm run generate', 'npm run check', 'npm run build && npm start']);
+    await install();
+    expect(await run(process.execPath, ['node_modules/typescript/bin/tsc', '--version'])).toContain('Version 5.9.3');
+    expect(await run(process.execPath, ['node_modules/typescript-7/bin/tsc', '--version'])).toContain('Version 7.0.2');
+
+    let output = '';
+    for (const command of commands.slice(1)) output += await run('sh', ['-ec', command]);
+    const types = readFileSync(join(project, 'src', 'waste-ops-api.ts'), 'utf8');
     expect(types).toContain('"/v1/jobs/{id}"');
     // The error schema's name cannot shadow the global Error in generated code.
     expect(types).toContain('ErrorResponse: {');
     expect(types).not.toMatch(/\bError: \{/);
+    expect(output).toContain('job_wR79b7gPQg1ViA is scheduled; a new job is draft; job_doesnotexist000 is resource_missing');
+  }, 180_000);
 
-    writeFileSync(join(folder, 'program.ts'), readmeExample('typed-client'));
-    // The package's types as a user gets them (its declarations, as `npm pack` makes them).
-    await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json', '--outDir', join(folder, 'types')]);
-    writeFileSync(
-      join(folder, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'ESNext',
-          moduleResolution: 'Bundler',
-          lib: ['ES2022', 'DOM'],
-          types: ['node'],
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          exactOptionalPropertyTypes: true,
-          skipLibCheck: true,
-          noEmit: true,
-          paths: { 'waste-operations-sandbox': ['./types/index.d.ts'] },
-        },
-        files: ['program.ts'],
-      }),
-    );
-    const checked = await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: folder }).catch(
-      (error: { stdout: string }) => error,
-    );
-    expect(checked.stdout).toBe('');
-
-    // Runs as it stands; its assertions hold ('waste-operations-sandbox' is src/index.ts here).
-    await import(/* @vite-ignore */ resolve(folder, 'program.ts'));
+  it('fails `npm run check` under both compilers when the program misuses a generated type', async () => {
+    const wrong = `${guideFile('typed-client')}\nexport const status: number = list.data?.data[0]?.status;\n`;
+    writeFileSync(join(project, 'src', 'wrong.ts'), wrong);
+    try {
+      for (const compiler of ['node_modules/typescript/bin/tsc', 'node_modules/typescript-7/bin/tsc']) {
+        const failed = await run(process.execPath, [compiler, '--noEmit']).then(
+          () => undefined,
+          (error: Error) => error.message,
+        );
+        expect(failed, compiler).toMatch(/wrong\.ts\(\d+,\d+\): error TS2322/);
+      }
+    } finally {
+      rmSync(join(project, 'src', 'wrong.ts'));
+    }
   }, 60_000);
+
+  it("type-checks the in-process program with the package's declaration files under both compilers, and runs it", async () => {
+    // The package as `npm install ./waste-operations-sandbox-….tgz` lays it out: package.json, the
+    // bundles of this run's build, and the declaration files `prepack` makes.
+    const installed = join(project, 'node_modules', 'waste-operations-sandbox');
+    mkdirSync(installed);
+    cpSync('package.json', join(installed, 'package.json'));
+    cpSync('dist', join(installed, 'dist'), { recursive: true, filter: (path) => !/dist\/(types|worker)(\/|$)/.test(path) });
+    await execFileAsync(process.execPath, [
+      'node_modules/typescript/bin/tsc',
+      '-p',
+      'tsconfig.types.json',
+      '--outDir',
+      join(installed, 'dist', 'types'),
+    ]);
+
+    writeFileSync(join(project, 'src', 'in-process.ts'), guideFile('typed-client-in-process'));
+    await run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '--skipLibCheck', 'false']);
+    await run(process.execPath, ['node_modules/typescript-7/bin/tsc', '--noEmit', '--skipLibCheck', 'false']);
+    await run(process.execPath, ['node_modules/typescript-7/bin/tsc']);
+    await run(process.execPath, ['build/in-process.js']);
+  }, 120_000);
 });

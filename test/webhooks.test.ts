@@ -6,7 +6,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../src/cli/main.js';
-import { EVENT_TYPES } from '../src/resources/events/types.js';
+import { createSandbox } from '../src/index.js';
+import { EVENT_TYPES } from './reference/resources.js';
 import { signPayload, verifySignature } from '../src/webhooks/signature.js';
 import { call, testApp } from './helpers.js';
 
@@ -220,3 +221,52 @@ describe('signPayload and verifySignature', () => {
     expect(verifySignature(body, `t=${now},${other}`, SECRET, { now })).toBe(false);
   });
 });
+
+describe('retries of the events of writes', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('wait 1 s before the second attempt, and twice as long before each next one', async () => {
+    const sandbox = createSandbox({ webhook: { url: 'http://127.0.0.1:9/hook', secret: SECRET } });
+    const site = (await (await sandbox.fetch(request('/v1/sites?limit=1'))).json()).data[0];
+    // Time moves only when the test says: the gaps are measured on the fake clock, not the machine's.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const start = Date.now();
+    const attempts: number[] = [];
+    const answers = [500, 503, 500, 502, 200];
+    vi.stubGlobal('fetch', async () => {
+      attempts.push(Date.now() - start);
+      return new Response(null, { status: answers.shift() ?? 200 });
+    });
+    const created = await sandbox.fetch(
+      request('/v1/jobs', { method: 'POST', body: JSON.stringify({ type: 'ci_pickup', client: site.client, site: site.id }) }),
+    );
+    expect(created.status).toBe(201);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(attempts).toEqual([0]);
+    // Just before each gap ends, nothing new; at its end, the next attempt.
+    for (const [gap, count] of [
+      [1000, 2],
+      [2000, 3],
+      [4000, 4],
+      [8000, 5],
+    ] as const) {
+      await vi.advanceTimersByTimeAsync(gap - 1);
+      expect(attempts, `before the gap of ${gap} ms ends`).toHaveLength(count - 1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(attempts, `when the gap of ${gap} ms ends`).toHaveLength(count);
+    }
+    expect(attempts).toEqual([0, 1000, 3000, 7000, 15000]);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(attempts, 'delivered at the fifth: no more attempts').toHaveLength(5);
+  });
+});
+
+function request(path: string, init: RequestInit = {}): Request {
+  return new Request(`http://sandbox.test${path}`, {
+    ...init,
+    headers: { Authorization: 'Bearer svc_test_sandbox_public', 'Content-Type': 'application/json' },
+  });
+}

@@ -4,8 +4,18 @@
 // Protocol: child sends {type:'ready', port}; parent sends {type:'memory'} and gets
 // {type:'memory', heap, rss, idempotency: {entries, bytes}, buckets}.
 import { readFileSync } from 'node:fs';
-import { createApp, MemoryIdempotencyStore, readConfig, socketAddress, startNodeServer, TokenBucketLimiter } from '../../dist/soak-app.js';
+import {
+  boundHeapGrowth,
+  createApp,
+  MemoryIdempotencyStore,
+  readConfig,
+  socketAddress,
+  startNodeServer,
+  TokenBucketLimiter,
+} from '../../dist/soak-app.js';
 
+// As every entry point does (src/cli/heap.ts).
+boundHeapGrowth();
 const options = JSON.parse(process.argv[2] ?? '{}');
 
 /** The JS heap plus ArrayBuffers (sample records are kept as encoded bytes) after full gcs. */
@@ -43,6 +53,27 @@ process.on('message', async (message) => {
   });
 });
 process.on('disconnect', () => process.exit(0));
+
+// SOAK_TRACE=<file>: every second, one JSON line of where memory is (RSS, V8's spaces, buffers),
+// without a forced gc: for finding what grows RSS under floods.
+if (process.env.SOAK_TRACE) {
+  const { appendFileSync } = await import('node:fs');
+  const { getHeapSpaceStatistics } = await import('node:v8');
+  const began = Date.now();
+  setInterval(() => {
+    const usage = process.memoryUsage();
+    const spaces = Object.fromEntries(getHeapSpaceStatistics().map((space) => [space.space_name, Math.round(space.space_size / 1048576)]));
+    const line = {
+      s: Math.round((Date.now() - began) / 1000),
+      rss: Math.round(rss() / 1048576),
+      heapUsed: Math.round(usage.heapUsed / 1048576),
+      external: Math.round(usage.external / 1048576),
+      arrayBuffers: Math.round(usage.arrayBuffers / 1048576),
+      spaces,
+    };
+    appendFileSync(process.env.SOAK_TRACE, `${JSON.stringify(line)}\n`);
+  }, 1000).unref();
+}
 
 const server = startNodeServer(app.fetch, { port: 0, hostname: '127.0.0.1' }, (info) => {
   process.send({ type: 'ready', port: info.port });

@@ -1,84 +1,68 @@
 // The `waste-operations-sandbox` command (package.json "bin" → dist/cli.js), and `node
-// dist/server.js` (src/server.ts imports this file).
-//
-// Memory (issue #18): under floods (~5,000 requests/s, 600 KB bodies among them) RSS grew
-// +113 MiB in 30 s with `--max-semi-space-size=8` alone. What holds it within +64 MiB at the
-// same throughput: a young generation of 2 × 8 MiB rather than 2 × 16, an old generation capped
-// at 160 MiB (V8 then collects it before it balloons; the live heap is ~20 MiB, ~50 with every
-// store at its bound), and glibc returning freed buffers of 128 KiB and more to the system at
-// once (its threshold otherwise rises to 32 MiB and freed request bodies stay resident). V8
-// reads these flags only when the process starts (v8.setFlagsFromString afterwards changes
-// nothing) and glibc its variable, so a server started without them (`node dist/server.js`,
-// `npm start`, the bin, npx) starts itself again with them: a child process serves, with the
-// parent's stdio, its signals forwarded and its exit code passed back. Measured cost: see the
-// README's "Memory bounds".
-import { type ChildProcess, spawn } from 'node:child_process';
+// dist/server.js` (src/server.ts imports this file). One process however it is started, its
+// memory bounded under floods (docs/operations.md, "Memory bounds").
+import { readFileSync } from 'node:fs';
+import module from 'node:module';
+import { boundHeapGrowth, youngGenerationFlag } from './heap.js';
 
-/** The V8 flags a server runs with, unless the command line or NODE_OPTIONS sets them. */
-const SERVER_V8_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=160'];
-/** glibc's malloc: mmap (and so unmap on free) every buffer of 128 KiB or more. */
-const SERVER_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
-/** Set in the process started again, so it never starts itself once more. */
-const STARTED_AGAIN = 'WASTE_OPERATIONS_SANDBOX_V8_FLAGS';
+// V8's young generation (2 × 16 MiB on Node 20 and 22, 2 × 64 MiB on Node 24) is most of what a
+// flood adds to memory, and its size can be set only as a process starts. Where Node can
+// (process.execve, 22.15+ and 24), the server starts again in place with a smaller one:
+// execve replaces the program, so it is still one process with the same ID (npm, `kill $PID`
+// and the port all see the same one). It costs one more start of Node, about 40 ms.
+const flag = youngGenerationFlag(process.argv.slice(2), import.meta.url);
+if (flag !== undefined) {
+  const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
+  execve?.(process.execPath, [process.execPath, ...process.execArgv, flag, ...process.argv.slice(1)], process.env);
+}
+boundHeapGrowth();
 
-/** Whether this command line starts a server that runs with V8's default young generation. */
-function startsServerWithV8Defaults(argv: readonly string[]): boolean {
-  if (process.env[STARTED_AGAIN] !== undefined) return false;
-  // Only the built command: `tsx src/server.ts` (npm run dev) runs under a loader of its own.
-  if (!import.meta.url.endsWith('.js')) return false;
-  const [command] = argv;
-  if (command === 'trigger' || command === 'help' || argv.some((arg) => /^(--help|-h|--version|-v)$/.test(arg))) return false;
-  const nodeFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  // A debugger's port cannot be bound twice: with --inspect the server stays as it was started.
-  if (nodeFlags.some((flag) => flag.startsWith('--inspect'))) return false;
-  // Flags of the operator's own win: then nothing is added.
-  return !nodeFlags.some((flag) => /^--max-(semi|old)-space-size/.test(flag));
+// Node 22.1+ keeps the compiled bundles on disk, so a second start skips most of the compiling
+// (the start-up a CI job pays on every run). Node 20 has no compile cache: nothing to enable.
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+
+/**
+ * Under an npm script (`npm start`), npm runs this process through `sh -c`, and a SIGTERM to npm
+ * (how a CI script stops a server it started in the background: `kill $PID`) ends npm and the
+ * shell but never reaches this process, which would go on serving with its port taken. So here,
+ * the end of that shell is taken as the SIGTERM it could not pass on, and the server stops as it
+ * does on SIGTERM. Only when the parent is the shell running npm's script itself: a server
+ * started in the background of any other shell (`node dist/cli.js &`, a CI step) must outlive it.
+ * Linux only (/proc); elsewhere the server stays as it was.
+ */
+function endWithNpm(): void {
+  const script = process.env.npm_lifecycle_script;
+  if (script === undefined) return;
+  let parentCommand: string[];
+  try {
+    parentCommand = readFileSync(`/proc/${process.ppid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return;
+  }
+  if (!parentCommand.includes(script)) return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGTERM');
+  }, PARENT_CHECK_MS);
+  watch.unref();
 }
 
-function startAgain(argv: readonly string[]): void {
-  const args = [...process.execArgv, ...SERVER_V8_FLAGS, process.argv[1] ?? '', ...argv];
-  const env = { ...SERVER_MALLOC_ENV, ...process.env, [STARTED_AGAIN]: SERVER_V8_FLAGS.join(' ') };
-  // An IPC channel that only tells the child when this process is gone, even by SIGKILL.
-  const child = spawn(process.execPath, args, { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env });
-  forwardSignals(child);
-  child.on('error', (error) => {
-    console.error(`Could not start the server: ${error.message}`);
-    process.exit(1);
-  });
-  child.on('exit', (code, signal) => {
-    if (signal === null) process.exit(code ?? 1);
-    // Ended by a signal: end the same way, so the caller sees what a direct start would show.
-    for (const name of FORWARDED) process.removeAllListeners(name);
-    process.kill(process.pid, signal);
-  });
-}
+/** How often the parent is checked: a stopped npm frees the port well within 2 s. */
+const PARENT_CHECK_MS = 200;
 
-const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+endWithNpm();
 
-function forwardSignals(child: ChildProcess): void {
-  for (const name of FORWARDED) process.on(name, () => child.kill(name));
-}
-
-/** In the child of startAgain: ends when the process that started it is gone. */
-function endWithParent(): void {
-  if (process.env[STARTED_AGAIN] === undefined || process.channel === undefined) return;
-  process.channel.unref();
-  process.on('disconnect', () => process.exit(0));
-}
-
-const argv = process.argv.slice(2);
-if (startsServerWithV8Defaults(argv)) {
-  startAgain(argv);
-} else {
-  endWithParent();
-  const { main } = await import('./main.js');
-  main(argv).then(
-    (code) => {
-      if (code !== undefined) process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exitCode = 1;
-    },
-  );
-}
+// Imported only now, so that the cache above applies to the whole program.
+const { main } = await import('./main.js');
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  },
+);

@@ -4,7 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { createApp } from '../app.js';
 import { type ApiKey, workingKey } from '../auth/keys.js';
-import { rateLimitPolicy, readConfig } from '../config.js';
+import { rateLimitPolicy, type SandboxConfig } from '../config.js';
+import { ConfigError } from '../config/problems.js';
+import { type ConfigSources, readText, type Variable, VARIABLES } from '../config/sources.js';
 import { pathAndQuery } from '../http/query.js';
 import { nodeDocsAssets } from '../docs/node-assets.js';
 import { socketAddress, startNodeServer, whenHeadWritten } from '../node-server.js';
@@ -12,6 +14,7 @@ import { ENDPOINTS } from '../resources/index.js';
 import { timestamp } from '../schemas/new-records.js';
 import { describeDelivery, WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { EMITTED_TYPES, signedTarget } from '../webhooks/target.js';
+import { describeRandomFaults } from '../faults/random.js';
 import { parseFlags } from './flags.js';
 import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
@@ -20,51 +23,45 @@ export const DEFAULT_PORT = 8787;
 /** How long a stopping server waits for deliveries in flight. */
 const SHUTDOWN_GRACE_MS = 1_500;
 
-export const SERVE_USAGE = `Serve flags (each with its environment variable):
-  --port N            PORT                where to listen (default ${DEFAULT_PORT}; 0 picks a free port)
-  --host ADDR         HOST                address to listen on (default 127.0.0.1)
-  --seed TEXT         SANDBOX_SEED        seed of the sample data (default the published seed)
-  --rate-limit N|off  SANDBOX_RATE_LIMIT  requests per second per key and address (default 25)
-  --keys FILE|JSON    SANDBOX_KEYS        key table replacing the default one
-  --clock TIME        SANDBOX_CLOCK       pin the clock of every answer, e.g. 2026-03-02T17:00:00Z
-  --webhook-url URL   SANDBOX_WEBHOOK_URL where the events of writes go (job.created, …), e.g. http://127.0.0.1:4242/webhooks
-  --webhook-secret S  SANDBOX_WEBHOOK_SECRET  whsec_… signing them (default: a new one, printed)
-  --webhook-events L  SANDBOX_WEBHOOK_EVENTS  comma list of event types to send, or * (default)
-  --log                                   one line per request: method, path, status, ms, request id
-  --help, --version`;
+/** The serve flags: flag and value, variable, what it does. The help's columns are computed from it. */
+const SERVE_FLAGS: readonly (readonly [string, string, string])[] = [
+  ['--port N', 'PORT', `where to listen (default ${DEFAULT_PORT}; 0 picks a free port)`],
+  ['--host ADDR', 'HOST', 'address to listen on (default 127.0.0.1)'],
+  ['--seed TEXT', 'SANDBOX_SEED', 'seed of the sample data (default the published seed)'],
+  ['--rate-limit N|off', 'SANDBOX_RATE_LIMIT', 'requests per second per key and address (default 25)'],
+  ['--keys FILE|JSON', 'SANDBOX_KEYS', 'key table replacing the default one'],
+  ['--clock TIME', 'SANDBOX_CLOCK', 'pin the clock of every answer, e.g. 2026-03-02T17:00:00Z'],
+  ['--webhook-url URL', 'SANDBOX_WEBHOOK_URL', 'where the events of writes go, e.g. http://127.0.0.1:4242/webhooks'],
+  ['--webhook-secret S', 'SANDBOX_WEBHOOK_SECRET', 'whsec_… signing them (default: a new one, printed)'],
+  ['--webhook-events L', 'SANDBOX_WEBHOOK_EVENTS', 'comma list of job.created, job.scheduled, container.received, or * (default)'],
+  ['--faults LIST', 'SANDBOX_FAULTS', 'random faults for soak tests, e.g. api_error=0.02,delay=0.05:1500'],
+  ['--log', '', 'one line per request (and delivery): time, method, path, status, ms, request id'],
+  ['--help, --version', '', ''],
+];
+
+export const SERVE_USAGE = `Serve flags (each with its environment variable):\n${columns(SERVE_FLAGS)}`;
+
+/** Rows as aligned columns, two spaces apart, each column as wide as its widest cell. */
+export function columns(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows.map((row) => `  ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd()).join('\n');
+}
 
 /**
  * SANDBOX_KEYS may be JSON text or the path of a JSON file. Text that opens like JSON (an array,
  * or the single object people often write first) is parsed as JSON, so its message says what is
  * wrong with the table rather than that no file has that name.
  */
-function keyTableText(value: string | undefined): string | undefined {
+function keyTableText(value: string | undefined, name: string): string | undefined {
   if (value === undefined || value.trim() === '' || /^[[{]/.test(value.trim())) return value;
   try {
     return readFileSync(value, 'utf8');
   } catch (error) {
     const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (error as Error).message;
     throw new UsageError(
-      `--keys / SANDBOX_KEYS: cannot read the file ${value} (${why}); give the path of a JSON key table, or the table itself, such as [{"key":"svc_test_mine","account":"A","scopes":"*"}]`,
+      `${name}: cannot read the file ${value} (${why}); give the path of a JSON key table, or the table itself, such as [{"key":"svc_test_mine","account":"A","scopes":"*"}]`,
     );
   }
-}
-
-/** The flag of each variable, so a message about a bad value names both ways of giving it. */
-const FLAG_OF_VARIABLE: Record<string, string> = {
-  SANDBOX_SEED: '--seed',
-  SANDBOX_RATE_LIMIT: '--rate-limit',
-  SANDBOX_KEYS: '--keys',
-  SANDBOX_CLOCK: '--clock',
-  SANDBOX_WEBHOOK_URL: '--webhook-url',
-  SANDBOX_WEBHOOK_SECRET: '--webhook-secret',
-  SANDBOX_WEBHOOK_EVENTS: '--webhook-events',
-};
-
-function withFlagName(message: string): string {
-  const variable = message.match(/^[A-Z_]+/)?.[0];
-  const flag = variable === undefined ? undefined : FLAG_OF_VARIABLE[variable];
-  return flag === undefined ? message : `${flag} / ${message}`;
 }
 
 /**
@@ -96,8 +93,8 @@ function tryLine(key: ApiKey | undefined, origin: string): string {
 type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Response>;
 
 /**
- * Wraps the app so each answer prints `GET /v1/jobs 200 1.4ms req_…`. Headers are never printed,
- * so neither is the API key.
+ * Wraps the app so each answer prints `2026-03-02T17:00:00.123Z GET /v1/jobs 200 1.4ms req_…`
+ * (the time in UTC, ISO 8601). Headers are never printed, so neither is the API key.
  */
 function withRequestLog(fetch: FetchHandler): FetchHandler {
   return async (request, env) => {
@@ -107,7 +104,7 @@ function withRequestLog(fetch: FetchHandler): FetchHandler {
     // The method as it arrived: the Node server hands a HEAD to the app as its GET.
     const method = (env as { incoming?: { method?: string } } | undefined)?.incoming?.method ?? request.method;
     const line = (status: number, id: string | null | undefined) =>
-      console.log(`${method} ${loggedPath(request.url)} ${status} ${ms}ms ${id ?? '-'}`);
+      console.log(`${new Date().toISOString()} ${method} ${loggedPath(request.url)} ${status} ${ms}ms ${id ?? '-'}`);
     // Not response.headers: reading it makes @hono/node-server write the names lower-cased and
     // sorted, so --log would change the answer's bytes (issue #18). The ID is read as written.
     if (!whenHeadWritten(env, (status, header) => line(status, header('Request-Id'))))
@@ -117,7 +114,7 @@ function withRequestLog(fetch: FetchHandler): FetchHandler {
 }
 
 /** Why the server could not listen, in words that say which flag to change. */
-function listenProblem(error: NodeJS.ErrnoException, port: number, hostname: string): string {
+function listenProblem(error: NodeJS.ErrnoException, port: number, hostname: string, hostName: string): string {
   switch (error.code) {
     case 'EADDRINUSE':
       return `Port ${port} on ${hostname} is in use; choose another with --port.`;
@@ -127,7 +124,7 @@ function listenProblem(error: NodeJS.ErrnoException, port: number, hostname: str
     case 'EAI_AGAIN':
     case 'EAI_NONAME':
     case 'EADDRNOTAVAIL':
-      return `--host / HOST "${hostname}" is not an address of this machine, so the sandbox cannot listen on it; use 127.0.0.1 (this machine only, the default), 0.0.0.0 (every network interface) or one of this machine's addresses.`;
+      return `${hostName} "${hostname}" is not an address of this machine, so the sandbox cannot listen on it; use 127.0.0.1 (this machine only, the default), 0.0.0.0 (every network interface) or one of this machine's addresses.`;
     default:
       return `Cannot listen on ${hostname} port ${port}: ${error.message}`;
   }
@@ -147,6 +144,7 @@ export function serve(argv: readonly string[]): number | undefined {
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'webhook-events': { type: 'string' },
+      faults: { type: 'string' },
       log: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
@@ -162,25 +160,26 @@ export function serve(argv: readonly string[]): number | undefined {
     return 0;
   }
 
-  let config: ReturnType<typeof readConfig>;
+  // Each variable from its flag, else from the environment; a message names the one that gave it.
+  const sources: ConfigSources = {};
+  const flagged = new Set<Variable>();
+  for (const [variable, flag] of Object.entries(VARIABLES) as [Variable, string][]) {
+    const fromFlag = flags[flag.slice(2) as keyof typeof flags] as string | undefined;
+    if (fromFlag !== undefined) flagged.add(variable);
+    sources[variable] = fromFlag ?? process.env[variable];
+  }
+  let config: SandboxConfig;
   try {
-    config = readConfig({
-      SANDBOX_SEED: flags.seed ?? process.env.SANDBOX_SEED,
-      SANDBOX_RATE_LIMIT: flags['rate-limit'] ?? process.env.SANDBOX_RATE_LIMIT,
-      SANDBOX_KEYS: keyTableText(flags.keys ?? process.env.SANDBOX_KEYS),
-      SANDBOX_CLOCK: flags.clock ?? process.env.SANDBOX_CLOCK,
-      SANDBOX_WEBHOOK_URL: flags['webhook-url'] ?? process.env.SANDBOX_WEBHOOK_URL,
-      SANDBOX_WEBHOOK_SECRET: flags['webhook-secret'] ?? process.env.SANDBOX_WEBHOOK_SECRET,
-      SANDBOX_WEBHOOK_EVENTS: flags['webhook-events'] ?? process.env.SANDBOX_WEBHOOK_EVENTS,
-    });
+    sources.SANDBOX_KEYS = keyTableText(sources.SANDBOX_KEYS, flagged.has('SANDBOX_KEYS') ? '--keys' : 'SANDBOX_KEYS');
+    config = readText(sources, flagged);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(withFlagName(error instanceof Error ? error.message : String(error)));
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
   }
   const portText = flags.port ?? process.env.PORT ?? String(DEFAULT_PORT);
   const port = Number(portText);
   if (!/^\d{1,5}$/.test(portText.trim()) || port > 65535)
-    throw new UsageError(`--port / PORT must be a port number from 0 to 65535, not "${portText}"`);
+    throw new UsageError(`${flags.port === undefined ? 'PORT' : '--port'} must be a port number from 0 to 65535, not "${portText}"`);
   const hostname = flags.host ?? process.env.HOST ?? '127.0.0.1';
 
   // The events of writes: signed with the given secret, or with one made now and printed below.
@@ -190,7 +189,9 @@ export function serve(argv: readonly string[]): number | undefined {
       ? undefined
       : new WebhookDispatcher(webhook, {
           userAgent: `waste-operations-sandbox/${VERSION}`,
-          ...(flags.log ? { onAttempt: (event, attempt) => console.log(describeDelivery(event, attempt)) } : {}),
+          ...(flags.log
+            ? { onAttempt: (event, attempt) => console.log(`${new Date().toISOString()} ${describeDelivery(event, attempt)}`) }
+            : {}),
         });
   const app = createApp(config, { clientAddress: socketAddress, docsAssets: nodeDocsAssets(), events: dispatcher ?? null });
   const fetch: FetchHandler = flags.log ? withRequestLog(app.fetch) : app.fetch;
@@ -202,6 +203,8 @@ export function serve(argv: readonly string[]): number | undefined {
     console.log(`Waste Operations API sandbox on ${origin} (seed ${config.seed}, rate limit ${rate})`);
     console.log(`Docs: ${origin}/docs`);
     if (config.clock !== null) console.log(`Clock pinned at ${timestamp(config.clock)}: the same request gets the same answer`);
+    if (config.faults !== null)
+      console.log(`Random faults on /v1 requests: ${describeRandomFaults(config.faults)} (docs/testing-retries.md)`);
     if (webhook !== undefined) {
       const types = (webhook.events === '*' ? EMITTED_TYPES : webhook.events).join(', ');
       console.log(`Events of writes (${types}) → ${webhook.url}`);
@@ -215,15 +218,20 @@ export function serve(argv: readonly string[]): number | undefined {
     console.log(tryLine(workingKey(config.keys), origin));
   });
   server.once('error', (error: NodeJS.ErrnoException) => {
-    console.error(listenProblem(error, port, hostname));
+    console.error(listenProblem(error, port, hostname, flags.host === undefined ? 'HOST' : '--host'));
     process.exit(1);
   });
   // Deliveries still in flight get a short grace, never more: a receiver that is down must not
   // hold a CI job's shutdown.
   const stop = () => {
     const closed = new Promise((resolve) => server.close(resolve));
-    void Promise.all([closed, dispatcher?.idle(SHUTDOWN_GRACE_MS)]).then(() => process.exit(0));
-    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS + 500).unref();
+    // What the grace did not deliver is said before the process ends, never lost in silence.
+    const exit = () => {
+      dispatcher?.reportAbandoned();
+      process.exit(0);
+    };
+    void Promise.all([closed, dispatcher?.idle(SHUTDOWN_GRACE_MS)]).then(exit);
+    setTimeout(exit, SHUTDOWN_GRACE_MS + 500).unref();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -7,6 +7,7 @@ import { newWebhookSecret } from '../schemas/new-records.js';
 import { EVENT_TYPES, type EventType } from '../resources/events/types.js';
 import { createSandbox } from '../sandbox.js';
 import { type DeliveryAttempt, deliver } from '../webhooks/deliver.js';
+import { refusedSignature } from '../webhooks/dispatcher.js';
 import { type SampleEvent, sampleEventById, sampleEventOfEachType, sampleEventOfType } from '../webhooks/sample-events.js';
 import { parseFlags } from './flags.js';
 import { UsageError } from './usage-error.js';
@@ -127,7 +128,7 @@ export async function trigger(argv: readonly string[]): Promise<number> {
         console.log(describeAttempt(attempt));
         // A receiver that checks signatures answers 400 or 401 to one signed with another secret:
         // say so once, rather than leaving every retry of every event to look like an outage.
-        if ((attempt.status === 400 || attempt.status === 401) && !hintedSecret) {
+        if (attempt.status !== undefined && refusedSignature(attempt.status) && !hintedSecret) {
           hintedSecret = true;
           console.log(
             `  ${attempt.status}: the receiver may have refused the signature; it must verify with the signing secret printed above.`,

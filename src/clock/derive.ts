@@ -1,4 +1,4 @@
-// Values derived from a request (SANDBOX.md, "Pinned clock"): with the clock pinned, a new
+// Values derived from a request (docs/snapshot-tests.md): with the clock pinned, a new
 // record's ID, a webhook secret and the request ID come from a keyed hash of what the request
 // said, so the same request gets the same bytes on every run, machine and runtime. HMAC-SHA256,
 // synchronous (no Web Crypto promise in the middle of a handler): Node's native one where the
@@ -76,4 +76,15 @@ export function deriveBase62(root: Uint8Array, label: string, length: number): s
     }
   }
   return text;
+}
+
+/**
+ * A number in [0, 1) from a key and a label (`faults#17`): the draws of a seeded stream that is
+ * the same on every runtime, as derived IDs are (src/faults/random.ts draws random faults so).
+ */
+export function derivedFraction(key: Uint8Array, label: string): number {
+  const bytes = hmacSha256(key, utf8ToBytes(label));
+  return (
+    ((((bytes[0] as number) << 24) | ((bytes[1] as number) << 16) | ((bytes[2] as number) << 8) | (bytes[3] as number)) >>> 0) / 2 ** 32
+  );
 }

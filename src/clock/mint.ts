@@ -1,10 +1,10 @@
 // What an answer makes that the sample data does not hold: its time, new record IDs, a webhook
 // secret, the request ID. With the clock running they come from the clock and chance; with the
-// clock pinned, from the pinned time and the request (SANDBOX.md, "Pinned clock"). Handlers ask
-// the mint and never know which it is.
+// clock pinned, from the pinned time and the request (docs/snapshot-tests.md). Handlers ask the
+// mint and never know which it is. The clock owns how IDs are made: the HTTP layer asks it.
 import { newId, newWebhookSecret, timestamp } from '../schemas/new-records.js';
 import { ID_BODY_LENGTH, ID_PREFIXES, type ObjectType } from '../schemas/common.js';
-import { newRequestId } from '../http/request-id.js';
+import { randomBase62 } from '../random-text.js';
 import { derivationRoot, deriveBase62, type RequestMaterial } from './derive.js';
 
 export interface Mint {
@@ -18,6 +18,11 @@ export interface Mint {
   webhookSecret(): string;
   /** The request's `req_` ID (body and Request-Id header). */
   requestId(): string;
+}
+
+/** `req_` and 24 random base-62 characters (~142 bits); the same value as the Request-Id header. */
+export function newRequestId(): string {
+  return `req_${randomBase62(24)}`;
 }
 
 /** The running clock: one object for every request, its time read when asked. */

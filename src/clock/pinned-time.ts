@@ -1,4 +1,4 @@
-// The pinned clock's timestamp (SANDBOX.md, "Pinned clock"): RFC 3339 in UTC to the second,
+// The pinned clock's timestamp (docs/snapshot-tests.md): RFC 3339 in UTC to the second,
 // exactly as the API writes its own timestamps, so a value copied from an answer pins the clock.
 import { timestamp } from '../schemas/new-records.js';
 

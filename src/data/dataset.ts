@@ -31,5 +31,5 @@ export interface SampleData {
 /** The published default seed: docs and tests quote IDs generated from it. */
 export const DEFAULT_SEED = 'waste-ops-sandbox-v1';
 
-/** The fixed clock of the sample records (SANDBOX.md, "Nothing kept"). */
+/** The fixed clock of the sample records (README, "Nothing is kept"). */
 export const SAMPLE_NOW = '2026-03-02T17:00:00Z';

@@ -1,5 +1,5 @@
 // The directory of receiving facilities (fixtures/facilities.json): a manifest's
-// designated_facility must be one of them (SANDBOX.md, "Validation decisions").
+// designated_facility must be one of them (docs/sample-data.md; any other is a 400).
 import { FACILITIES, type Facility } from './generate/fixtures.js';
 
 const BY_EPA_ID: ReadonlyMap<string, Facility> = new Map(FACILITIES.map((facility) => [facility.epa_id, facility]));

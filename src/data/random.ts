@@ -1,5 +1,5 @@
 // The seeded stream behind the sample data, and the helpers that must never read the machine:
-// no Math.random, no clock, no locale (SANDBOX.md, "Sample data": the same seed gives
+// no Math.random, no clock, no locale (docs/sample-data.md: the same seed gives
 // byte-identical responses on Node and Workers, on every start and machine).
 import { base, en, en_US, Faker } from '@faker-js/faker';
 import seedrandom from 'seedrandom';

@@ -126,7 +126,7 @@ export class ResourceIndex<T extends Listable> {
   /**
    * One page of the list, as the UTF-8 JSON of the list envelope. `startingAfter` must be a
    * record of this index (checked by the caller); paging continues after its place in the order
-   * even when `matches` excludes it (SANDBOX.md, "Validation decisions").
+   * even when `matches` excludes it, so a page never shifts when filters change.
    */
   page(matches: ((record: T) => boolean) | undefined, limit: number, startingAfter: string | undefined): Uint8Array<ArrayBuffer> {
     const { records, bytes: all, position } = this.#data();
@@ -178,7 +178,7 @@ export function newestFirst(a: Dated, b: Dated): number {
 }
 
 /**
- * Jobs are soonest first (SANDBOX.md, "Readings of the reference"): scheduled_for ascending,
+ * Jobs are soonest first (the reference's "soonest first", read so): scheduled_for ascending,
  * then window.start, then ID; undated jobs last.
  */
 export function soonestFirst(a: Job, b: Job): number {

@@ -3,6 +3,7 @@
 // file of its own (/docs/init.js) so the page needs no inline script under its
 // Content-Security-Policy.
 import type { ApiKey } from '../auth/keys.js';
+import { FAULTS, SIMULATE_HEADER } from '../faults/simulate.js';
 import { escapeHtml, page } from './html.js';
 
 /** What /docs says when no key of the table can be used, so "try it" answering 401 is explained. */
@@ -25,6 +26,7 @@ export function initScript(key: ApiKey | undefined): string {
       : `    window.ui.preauthorizeApiKey('bearer', ${JSON.stringify(key.key)});`;
   return `// Swagger UI for the sandbox: its own document, no validator badge (it calls an outside host),
 // a working sandbox key filled in for "try it" and not kept in the browser's storage.
+${SIMULATE_VALUES_SCRIPT}
 window.ui = SwaggerUIBundle({
   url: '/openapi.json',
   dom_id: '#swagger-ui',
@@ -39,6 +41,28 @@ ${authorize}
 });
 `;
 }
+
+/**
+ * "Try it" offers the values of Sandbox-Simulate without filling one in: its text box gets a list
+ * of them (an HTML datalist), so a value can be picked or typed (a delay takes any milliseconds).
+ * Swagger UI would pre-fill an example or turn an enum into a closed select; neither fits.
+ */
+const SIMULATE_VALUES_SCRIPT = `(function () {
+  var values = ${JSON.stringify([...FAULTS, 'delay=2500', 'delay=2500, api_error_after_write', 'delay=2500, reset_after_write'])};
+  var list = document.createElement('datalist');
+  list.id = 'sandbox-simulate-values';
+  values.forEach(function (value) {
+    var option = document.createElement('option');
+    option.value = value;
+    list.appendChild(option);
+  });
+  document.body.appendChild(list);
+  new MutationObserver(function () {
+    document.querySelectorAll('tr[data-param-name="${SIMULATE_HEADER}"] input:not([list])').forEach(function (input) {
+      input.setAttribute('list', list.id);
+    });
+  }).observe(document.body, { childList: true, subtree: true });
+})();`;
 
 export const DOCS_CSS = `body { font: 16px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; color: #1f2328; }
 code { font: 0.9em ui-monospace, monospace; background: #f3f4f6; padding: 0.1em 0.3em; border-radius: 4px; }

@@ -5,7 +5,6 @@ import type { ApiKey } from '../auth/keys.js';
 import type { AccountStore } from '../data/store.js';
 import type { SandboxEnv } from '../http/env.js';
 import { CORS_HEADERS, type Responder } from '../http/reply.js';
-import { buildOpenApiDocument } from '../openapi/document.js';
 import { DOCS_ASSETS, type DocsAssetName, type DocsAssets } from './assets.js';
 import { errorsPage } from './errors.js';
 import { DOCS_CSS, initScript, referencePage } from './reference-page.js';
@@ -27,9 +26,11 @@ export interface DocsOptions {
 
 export function registerDocs(app: Hono<SandboxEnv>, { respond, rateLimitPolicy, account, assets, key }: DocsOptions): void {
   // Built on first use (tens of milliseconds) and kept; `servers` is the origin of each request.
+  // Its code, the OpenAPI generator with it, is loaded then too: no API request needs it, and
+  // every start (a CI job's, a Worker isolate's) would pay for it.
   let documentText: string | undefined;
-  app.get('/openapi.json', (c) => {
-    documentText ??= JSON.stringify(buildOpenApiDocument(account(), key));
+  app.get('/openapi.json', async (c) => {
+    documentText ??= JSON.stringify((await import('../openapi/document.js')).buildOpenApiDocument(account(), key));
     const servers = JSON.stringify([{ url: new URL(c.req.url).origin, description: 'This sandbox' }]);
     return respond(c, 200, `${documentText.slice(0, -1)},"servers":${servers}}`, CORS_HEADERS);
   });
@@ -49,7 +50,7 @@ export function registerDocs(app: Hono<SandboxEnv>, { respond, rateLimitPolicy, 
   const reference = referencePage(key);
   const script = initScript(key);
   app.get('/docs', (c) => file(c, reference, HTML));
-  app.get('/docs/errors', (c) => file(c, errorsPage(), HTML));
+  app.get('/docs/errors', (c) => file(c, errorsPage(key), HTML));
   app.get('/docs/init.js', (c) => file(c, script, 'text/javascript; charset=utf-8'));
   app.get('/docs/docs.css', (c) => file(c, DOCS_CSS, 'text/css; charset=utf-8'));
   // One static route per file, not `/docs/:asset`: a parameter beside the static /docs/… routes

@@ -1,23 +1,41 @@
-// Reading a request body as the JSON object every write takes (SANDBOX.md, "Errors"): a POST
+// Reading a request body as the JSON object every write takes (docs/behaviour.md, "Bodies"): a POST
 // without a body is an empty object; anything but a JSON object is a clear 400, never a 500.
 import { ApiError } from '../errors.js';
+import { isJsonText } from './json-syntax.js';
 import { quoted } from './messages.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** No request of the reference nests deeper than 3; 32 leaves room and keeps recursion safe. */
 export const MAX_BODY_DEPTH = 32;
+/**
+ * From this size on, a body is checked to be JSON before JSON.parse sees it: a failed parse of
+ * large text keeps that text alive until a full gc (src/http/json-syntax.ts). Below it, V8
+ * allocates the text in the young generation, where a failed parse costs nothing lasting.
+ */
+const CHECKED_BODY_BYTES = 64 * 1024;
 
 function tooLarge(): ApiError {
   return new ApiError('parameter_invalid', { status: 413, message: 'Request body is larger than 1 MiB.' });
 }
 
-async function readLimited(request: Request): Promise<Uint8Array> {
+/** A body as the chunks it arrived in, and their total size. */
+interface BodyBytes {
+  chunks: Uint8Array[];
+  size: number;
+}
+
+async function readLimited(request: Request): Promise<BodyBytes> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  // With a declared length the HTTP layer delivers exactly that many bytes: read them at once
-  // (@hono/node-server reads such bodies without web streams). Without one, count while reading.
-  if (declared !== null && /^\d+$/.test(declared)) return new Uint8Array(await request.arrayBuffer());
-  if (request.body === null) return new Uint8Array(0);
+  // A small body with a declared length arrives whole: read it at once (@hono/node-server reads
+  // such bodies without web streams). A large one is kept as the chunks the socket gave, never
+  // copied into one buffer (twice, by @hono/node-server's arrayBuffer()): under a flood of large
+  // bodies those copies held tens of MiB at a time. Without a length, count while reading.
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) < CHECKED_BODY_BYTES) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    return { chunks: [bytes], size: bytes.byteLength };
+  }
+  if (request.body === null) return { chunks: [], size: 0 };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -31,14 +49,17 @@ async function readLimited(request: Request): Promise<Uint8Array> {
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return { chunks, size };
+}
+
+/** The chunks as text; throws on bytes that are not UTF-8. One chunk at a time, with no copy of the whole. */
+function decodeUtf8(chunks: readonly Uint8Array[]): string {
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  // A decoder of its own: a chunk may end inside a character, which the next one completes.
+  const streaming = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  let text = '';
+  for (const chunk of chunks) text += streaming.decode(chunk, { stream: true });
+  return text + streaming.decode();
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -49,7 +70,7 @@ function isJsonContentType(value: string): boolean {
 }
 
 /** The body's bytes; a connection that closes mid-body is the client's problem, never a 500. */
-async function readBytes(request: Request): Promise<Uint8Array> {
+async function readBytes(request: Request): Promise<BodyBytes> {
   try {
     return await readLimited(request);
   } catch (error) {
@@ -62,7 +83,7 @@ async function readBytes(request: Request): Promise<Uint8Array> {
 
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const bytes = await readBytes(request);
-  if (bytes.byteLength === 0) return {};
+  if (bytes.size === 0) return {};
   const contentType = request.headers.get('content-type');
   if (contentType === null || !isJsonContentType(contentType)) {
     throw new ApiError('parameter_invalid', {
@@ -73,7 +94,8 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   let text: string;
   let value: unknown;
   try {
-    text = decoder.decode(bytes);
+    text = decodeUtf8(bytes.chunks);
+    if (bytes.size >= CHECKED_BODY_BYTES && !isJsonText(text)) throw new SyntaxError('not JSON');
     value = JSON.parse(text);
   } catch {
     throw new ApiError('parameter_invalid', { message: 'Request body is not valid JSON (UTF-8).' });

@@ -1,4 +1,4 @@
-// Which clock answers a request (SANDBOX.md, "Pinned clock"): the Sandbox-Clock header, else the
+// Which clock answers a request (docs/snapshot-tests.md): the Sandbox-Clock header, else the
 // configured clock (SANDBOX_CLOCK, --clock, createSandbox({ clock })), else the running clock.
 import type { Context } from 'hono';
 import { type Mint, PinnedMint, runningMint } from '../clock/mint.js';

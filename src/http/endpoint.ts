@@ -22,7 +22,7 @@ export interface HandlerInput<Query, Body> {
   id: string;
   query: Query;
   body: Body;
-  /** The answer's time: the real clock, or the pinned one (SANDBOX.md, "Nothing kept", "Pinned clock"). */
+  /** The answer's time: the real clock, or the pinned one (README, "Nothing is kept"; docs/snapshot-tests.md). */
   now: Date;
   /** New IDs and secrets: random, or derived from the request when the clock is pinned. */
   mint: Mint;
@@ -32,7 +32,7 @@ export interface Reply {
   status: 200 | 201;
   /** JSON text, or the UTF-8 bytes of it where they were encoded in advance (sample records). */
   json: string | Uint8Array<ArrayBuffer>;
-  /** The events this write emits, each carrying `json` as its data.object (SANDBOX.md, "Events from writes"). */
+  /** The events this write emits, each carrying `json` as its data.object (docs/events-from-writes.md). */
   events?: readonly EventType[];
 }
 

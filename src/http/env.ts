@@ -1,6 +1,7 @@
 import type { ApiKey } from '../auth/keys.js';
 import type { Mint } from '../clock/mint.js';
 import type { AccountStore } from '../data/store.js';
+import type { FaultPlan } from '../faults/plan.js';
 
 /** What the middleware chain hands on to the routes, in the order it is set. */
 export interface SandboxVariables {
@@ -12,6 +13,8 @@ export interface SandboxVariables {
   account: AccountStore;
   /** The body as the JSON object a write read, for values derived from the request. */
   body: Record<string, unknown> | undefined;
+  /** The request's faults (Sandbox-Simulate or a random one), once its key is known (src/faults). */
+  fault: FaultPlan | undefined;
 }
 
 export interface SandboxEnv {

@@ -1,5 +1,5 @@
-// The Idempotency-Key step of a POST (SANDBOX.md, "Idempotency"), between the scope check and
-// validation in the order of checks.
+// The Idempotency-Key step of a POST (the same key and body replay the stored answer, another
+// body is a 409), between the scope check and validation (docs/behaviour.md, "Order of checks").
 import { ApiError } from '../errors.js';
 import { requestFingerprint } from '../idempotency/fingerprint.js';
 import { IDEMPOTENCY_KEY_MAX, type IdempotencyStore, type StoredResponse } from '../idempotency/store.js';

@@ -4,8 +4,11 @@ import type { MintOf } from './clock.js';
 import type { SandboxEnv } from './env.js';
 import { requestId } from './request-id.js';
 
-/** Headers a browser may read across origins (SANDBOX.md, "Browsers and tools"). */
-export const EXPOSED_HEADERS = 'Request-Id, RateLimit-Policy, Retry-After, Idempotent-Replayed';
+/** Headers a browser may read across origins (docs/behaviour.md, "CORS"). */
+export const EXPOSED_HEADERS = 'Request-Id, RateLimit-Policy, Retry-After, Idempotent-Replayed, Sandbox-Fault';
+
+/** On the answer of a fault or a delay: the items of Sandbox-Simulate in effect (src/faults). */
+export const FAULT_HEADER = 'Sandbox-Fault';
 
 /** CORS for every origin: sent when the request comes from a browser, which always sends Origin. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -33,15 +36,21 @@ export function responder(rateLimitPolicy: string, mintOf: MintOf): Responder {
     if (c.get('requestId') === undefined) mintOf(c);
     return requestId(c);
   };
-  const respond = (c: Context<SandboxEnv>, status: number, json: string | Uint8Array<ArrayBuffer>, extraHeaders?: Record<string, string>) =>
-    new Response(json, {
-      status,
-      headers: {
-        ...(c.req.header('Origin') === undefined ? plain : browser),
-        'Request-Id': idOf(c),
-        ...extraHeaders,
-      },
-    });
+  const respond = (
+    c: Context<SandboxEnv>,
+    status: number,
+    json: string | Uint8Array<ArrayBuffer>,
+    extraHeaders?: Record<string, string>,
+  ) => {
+    const headers: Record<string, string> = {
+      ...(c.req.header('Origin') === undefined ? plain : browser),
+      'Request-Id': idOf(c),
+      ...extraHeaders,
+    };
+    const fault = c.get('fault')?.header;
+    if (fault !== undefined) headers[FAULT_HEADER] = fault;
+    return new Response(json, { status, headers });
+  };
   return Object.assign(respond, { requestId: idOf });
 }
 

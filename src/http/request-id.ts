@@ -1,11 +1,6 @@
 import type { Context } from 'hono';
-import { randomBase62 } from '../random-text.js';
+import { newRequestId } from '../clock/mint.js';
 import type { SandboxEnv } from './env.js';
-
-/** `req_` and 24 random base-62 characters (~142 bits); the same value as the Request-Id header. */
-export function newRequestId(): string {
-  return `req_${randomBase62(24)}`;
-}
 
 /**
  * The request's ID, made on first use and kept on the context: the body of an error and the

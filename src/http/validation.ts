@@ -1,5 +1,5 @@
 // The one hook between zod and the error shape: every validation failure, query or body, is
-// turned into a 400 here, with `param` as the dotted path of SANDBOX.md ("Errors") and a
+// turned into a 400 here, with `param` as the dotted path of docs/behaviour.md ("Errors") and a
 // message worded by ./messages.ts.
 import type { z } from 'zod';
 import { ApiError } from '../errors.js';

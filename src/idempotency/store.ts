@@ -1,4 +1,4 @@
-// The Idempotency-Key store behind a small interface (SANDBOX.md, "Idempotency"): in memory and
+// The Idempotency-Key store behind a small interface (docs/behaviour.md, "Idempotency"; docs/workers.md): in memory and
 // bounded on Node; a Durable Object shared by every instance on Workers.
 
 /** A response as stored for replay: status and body bytes exactly as first sent. */
@@ -25,7 +25,7 @@ export interface IdempotencyStore {
   release(key: string): Promise<void>;
 }
 
-/** SANDBOX.md: keys are kept 24 hours. */
+/** An Idempotency-Key is kept 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** SANDBOX.md: at most 255 characters. */
+/** An Idempotency-Key is 1 to 255 characters (docs/behaviour.md, "Limits beyond the reference"). */
 export const IDEMPOTENCY_KEY_MAX = 255;

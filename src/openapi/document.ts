@@ -10,9 +10,10 @@ import { IDEMPOTENCY_KEY_MAX } from '../idempotency/store.js';
 import type { Collection } from '../resources/endpoints.js';
 import { ENDPOINTS } from '../resources/index.js';
 import { ID_PREFIXES, type ObjectType } from '../schemas/common.js';
+import { DELAY_MAX_MS, FAULTS, SIMULATE_HEADER } from '../faults/simulate.js';
 import { errorCasesOf } from './error-responses.js';
 import { ErrorBody } from './error-schema.js';
-import { examplesOf } from './examples.js';
+import { errorExampleOf, examplesOf } from './examples.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,10 +21,11 @@ export const OPENAPI_VERSION = '3.1.0';
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-/** Headers of every response (reference, "Limits"; SANDBOX.md, "Errors"). */
+/** Headers of every response (reference, "Limits"; Request-Id repeats an error body's request_id). */
 const COMMON_HEADERS = {
   'Request-Id': ref('headers', 'Request-Id'),
   'RateLimit-Policy': ref('headers', 'RateLimit-Policy'),
+  'Sandbox-Fault': ref('headers', 'Sandbox-Fault'),
 };
 
 const HEADERS: Json = {
@@ -40,7 +42,27 @@ const HEADERS: Json = {
     description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key',
     schema: { type: 'string', enum: ['true'] },
   },
+  'Sandbox-Fault': {
+    description:
+      'Sandbox only, on the answer of a fault or a delay (Sandbox-Simulate, or a random fault of SANDBOX_FAULTS): the items in effect, as sent, comma-separated',
+    schema: { type: 'string', example: 'delay=2500, api_error_after_write' },
+  },
 };
+
+const FAULT_ITEM = `(?:${FAULTS.join('|')}|delay=\\d{1,5})`;
+/** A fault or a delay, or one of each: the grammar of src/faults/simulate.ts (the server also bounds the delay). */
+const SIMULATE_PATTERN = `^\\s*${FAULT_ITEM}\\s*(?:,\\s*${FAULT_ITEM}\\s*)?$`;
+
+const SIMULATE_DESCRIPTION = [
+  'Sandbox only: failures on demand, to test retries. One fault, a delay, or a delay and a fault, comma-separated (`delay=2500, api_error_after_write`):',
+  '`rate_limited` (429 at once), `api_error` (500 at once, nothing runs),',
+  '`api_error_after_write` (the write runs in full, its result is stored under its Idempotency-Key and its events are sent, then the answer is a 500),',
+  '`reset_after_write` (the same, then the connection drops with no answer),',
+  '`duplicate_event` (each event of the write is delivered twice),',
+  `\`delay=<ms>\` (0 to ${DELAY_MAX_MS}: the request runs at once, the answer waits).`,
+  'A request that fails on its own (400, 403, 404, 409, 422) answers that; on a GET the `_after_write` faults act as `api_error`.',
+  'Answers of a fault or a delay carry Sandbox-Fault. Anything else is a 400 parameter_invalid.',
+].join(' ');
 
 const PARAMETERS: Json = {
   'Idempotency-Key': {
@@ -52,20 +74,24 @@ const PARAMETERS: Json = {
     schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
   },
   'Sandbox-Simulate': {
-    name: 'Sandbox-Simulate',
+    name: SIMULATE_HEADER,
     in: 'header',
     required: false,
-    description: 'Sandbox only: forces a 429 rate_limited or a 500 api_error, to test retries.',
-    schema: { type: 'string', enum: ['rate_limited', 'api_error'] },
+    description: SIMULATE_DESCRIPTION,
+    // One fault, a delay, or both (in either order); a typed client sees a string. No example:
+    // Swagger UI would fill it into every "try it" (/docs offers the values in a list instead).
+    schema: { type: 'string', pattern: SIMULATE_PATTERN },
+    'x-sandbox-values': [...FAULTS, 'delay=2500', 'delay=2500, api_error_after_write'],
   },
   'Sandbox-Clock': {
     name: 'Sandbox-Clock',
     in: 'header',
     required: false,
     description:
-      'Sandbox only: pins the clock of this answer. Timestamps a write sets are this time, and new IDs, webhook secrets and the request ID are derived from the request (account, method, path, body, Idempotency-Key, time), so the same request gets the same answer. UTC, RFC 3339 with seconds, as the API writes times; anything else is a 400 parameter_invalid.',
+      'Sandbox only: pins the clock of this answer, e.g. `2026-03-02T17:00:00Z`. Timestamps a write sets are this time, and new IDs, webhook secrets and the request ID are derived from the request (account, method, path, body, Idempotency-Key, time), so the same request gets the same answer. UTC, RFC 3339 with seconds, as the API writes times; anything else is a 400 parameter_invalid.',
+    // The value is in the description, not an example: Swagger UI fills an example into every
+    // "try it", which would pin every answer and write made from /docs.
     schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$' },
-    example: '2026-03-02T17:00:00Z',
   },
 };
 
@@ -93,7 +119,7 @@ export function buildOpenApiDocument(account: AccountStore, key: ApiKey | undefi
   for (const [name, parameter] of Object.entries(PARAMETERS)) {
     registry.openAPIRegistry.registerComponent('parameters', name, parameter as never);
   }
-  for (const endpoint of ENDPOINTS) registry.openAPIRegistry.registerPath(operationOf(endpoint, account) as never);
+  for (const endpoint of ENDPOINTS) registry.openAPIRegistry.registerPath(operationOf(endpoint, account, key) as never);
   const document = registry.getOpenAPI31Document({
     openapi: OPENAPI_VERSION,
     info: {
@@ -110,8 +136,9 @@ export function buildOpenApiDocument(account: AccountStore, key: ApiKey | undefi
 
 /**
  * The list parameters as the document gives them: starting_after is a plain string to zod (the
- * handler checks it), so its prefix is named here; each filter's example is the value of the
- * list's first record, so "try it" with the examples finds that record.
+ * handler checks it), so its prefix is named here. Each filter's example value, that of the
+ * list's first record, and limit's default are told in the description, not as `example` or
+ * `default`: Swagger UI fills those into "try it", which then sends filters nobody chose.
  */
 function describeListParameters(paths: Record<string, Record<string, { parameters?: Json[] }>>, account: AccountStore): void {
   for (const endpoint of ENDPOINTS) {
@@ -124,10 +151,15 @@ function describeListParameters(paths: Record<string, Record<string, { parameter
       if (parameter.name === 'starting_after') {
         parameter.description = `The next_cursor of the previous page: the ID of a ${object} of this account`;
         parameter.schema = { type: 'string', pattern: `^${ID_PREFIXES[object]}_` };
-      } else if (parameter.name !== 'limit' && schema !== undefined) {
+      } else if (parameter.name === 'limit' && schema !== undefined) {
+        parameter.description = `How many records a page holds, ${schema.minimum} to ${schema.maximum}; ${schema.default} when not sent`;
+        delete schema.default;
+      } else if (schema !== undefined) {
         delete schema.example;
         const value = first?.[parameter.name === 'scheduled_from' ? 'scheduled_for' : (parameter.name as string)];
-        if (typeof value === 'string') parameter.example = value;
+        const about = typeof parameter.description === 'string' ? `${parameter.description}. ` : '';
+        if (typeof value === 'string')
+          parameter.description = `${about}E.g. \`${value}\` (the first ${object.replace('_', ' ')} of the list has it)`;
       }
     }
   }
@@ -154,7 +186,7 @@ function tagsOf(endpoints: readonly Endpoint[]) {
   return [...new Set(endpoints.map(tagOf))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
 }
 
-function operationOf(endpoint: Endpoint, account: AccountStore): Json {
+function operationOf(endpoint: Endpoint, account: AccountStore, key: ApiKey | undefined): Json {
   const examples = examplesOf(endpoint, account);
   const parameters: unknown[] = [];
   if (endpoint.pathId !== undefined) {
@@ -183,12 +215,18 @@ function operationOf(endpoint: Endpoint, account: AccountStore): Json {
   for (const [status, cases] of errorCasesOf(endpoint)) {
     const headers: Json = { ...COMMON_HEADERS };
     if (status === 429) headers['Retry-After'] = ref('headers', 'Retry-After');
-    // A 404 or 422 of an idempotent request is stored and replayed like a success (SANDBOX.md).
+    // A 404 or 422 of an idempotent request is stored and replayed like a success: any answer past validation is.
     if (endpoint.idempotent && (status === 404 || status === 422)) headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+    // One example per case, as the sandbox answers it (src/openapi/examples.ts).
+    const errorExamples: Json = {};
+    for (const { code } of cases) {
+      const example = errorExampleOf(endpoint, account, key, examples, code, status);
+      if (example !== undefined) errorExamples[code in errorExamples ? `${code}_${Object.keys(errorExamples).length}` : code] = example;
+    }
     responses[status] = {
       description: cases.map((error) => `${error.code}: ${error.when}`).join('; '),
       headers,
-      content: { 'application/json': { schema: ref('schemas', 'ErrorResponse') } },
+      content: { 'application/json': { schema: ref('schemas', 'ErrorResponse'), examples: errorExamples } },
     };
   }
 
@@ -217,7 +255,7 @@ function operationOf(endpoint: Endpoint, account: AccountStore): Json {
   };
 }
 
-/** Which events a success emits (SANDBOX.md, "Events from writes"), where the sandbox sends them. */
+/** Which events a success emits (docs/events-from-writes.md), where the sandbox sends them. */
 function emitsText(endpoint: Endpoint): string {
   if (endpoint.emits === undefined) return '';
   const events = endpoint.emits.map(({ event, when }) => `\`${event}\` (${when})`).join(', ');

@@ -1,5 +1,5 @@
 // Which errors an operation can answer, derived from its definition and the order of checks
-// (SANDBOX.md): every operation can meet auth, scope, validation, the rate limit and a simulated
+// (docs/behaviour.md): every operation can meet auth, scope, validation, the rate limit and a simulated
 // failure; a path ID can be missing; a body can be too large; an idempotent POST can conflict;
 // the handler adds its own (a missing body reference, a state rule) through handlerErrors.
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
@@ -15,7 +15,8 @@ export function errorCasesOf(endpoint: Endpoint): Map<number, ErrorCase[]> {
   const cases: { status: number; code: ErrorCode; when: string }[] = [];
   const add = (code: ErrorCode, when: string, status: number = ERROR_CODES[code].status) => cases.push({ status, code, when });
 
-  if (endpoint.body !== undefined) add('parameter_missing', 'a required body field is missing');
+  // Only a body with a required field can miss one (an update takes any subset of its fields).
+  if (endpoint.body?.safeParse({}).success === false) add('parameter_missing', 'a required body field is missing');
   add(
     'parameter_invalid',
     endpoint.body !== undefined

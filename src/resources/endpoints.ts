@@ -20,6 +20,9 @@ export type { Collection } from '../data/prebuilt.js';
  */
 const pages = new PageCache(4 * 1024 * 1024, { maxEntries: 2048, maxAgeMs: 30_000 });
 
+/** The cache's size and weight, read-only, for the tests that hold it to its bounds. */
+export const listPageCache: Pick<PageCache, 'size' | 'bytes'> = pages;
+
 type RecordOf<C extends Collection> = AccountStore[C] extends ResourceIndex<infer T> ? T : never;
 
 interface ListSpec<C extends Collection, S extends z.ZodRawShape> {

@@ -26,8 +26,8 @@ export function objectWords(object: ObjectType): string {
 }
 
 /**
- * An ID as the reference defines it: its prefix alone (reference, "Conventions"; SANDBOX.md,
- * "Validation decisions"). Any string with the prefix is an ID to look up, so an ID of another
+ * An ID as the reference defines it: its prefix alone (reference, "Conventions"; docs/behaviour.md,
+ * "IDs"). Any string with the prefix is an ID to look up, so an ID of another
  * length or alphabet is a 404 from the lookup, never a 400 from here; only a wrong prefix is.
  */
 export function idSchema(object: ObjectType) {
@@ -52,8 +52,7 @@ export const LocalTime = z
   .openapi({ example: '08:00' });
 
 /**
- * EPA ID: a US state or territory postal code, one letter, nine digits (SANDBOX.md,
- * "Validation decisions"), e.g. TXD008123168.
+ * EPA ID: a real US state or territory postal code, one letter, nine digits, e.g. TXD008123168.
  */
 export const EpaId = z
   .string()

@@ -1,4 +1,5 @@
-// Pieces of request bodies shared by the write endpoints (SANDBOX.md, "Validation decisions").
+// Pieces of request bodies shared by the write endpoints: required text and metadata
+// (docs/behaviour.md, "Creates" and "Limits beyond the reference").
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../errors.js';
 import { quoted } from '../http/messages.js';
@@ -14,7 +15,7 @@ export type MetadataPairs = [key: string, value: string | null][];
 
 /**
  * Metadata is read by hand rather than with z.record: zod drops a `__proto__` key, and the
- * sandbox must store such keys as plain keys (SANDBOX.md), never touching a prototype.
+ * sandbox must store such keys as plain keys (metadata keys are data), never touching a prototype.
  */
 function metadataInput(allowNull: boolean) {
   return z
@@ -73,7 +74,7 @@ function defineKey(target: Record<string, string>, key: string, value: string): 
 }
 
 /**
- * Applies metadata pairs over a record's metadata: per key, `null` removes (SANDBOX.md). The
+ * Applies metadata pairs over a record's metadata: a PATCH merges per key, `null` removes it. The
  * result is built with defineProperty so `__proto__` is a plain key. The limit of 20 pairs holds
  * for the merged result too.
  */

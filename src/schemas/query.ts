@@ -3,7 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import { CalendarDate, idSchema, type ObjectType } from './common.js';
 
-/** Endpoints without query parameters still refuse unknown ones (SANDBOX.md, "Strict inputs"). */
+/** Endpoints without query parameters still refuse unknown ones: a 400 naming the parameter. */
 export const EmptyQuery = z.strictObject({});
 
 export const PAGE_SIZE_DEFAULT = 25;

@@ -1,4 +1,4 @@
-// Delivers the events of writes to the operator's receiver (SANDBOX.md, "Events from writes"),
+// Delivers the events of writes to the operator's receiver (docs/events-from-writes.md),
 // with trigger's code: the same signature and the same retries with growing gaps (deliver.ts).
 // Bounded, so a receiver that is down cannot make memory grow: a few deliveries in flight, a
 // short queue behind them, and when the queue is full the oldest waiting event is dropped and
@@ -19,11 +19,13 @@ export interface DispatcherOptions {
   userAgent?: string;
   /** Told each attempt (`--log`). */
   onAttempt?: (event: WriteEvent, attempt: DeliveryAttempt) => void;
-  /** Told what must always be said: a dropped event, an event given up on. */
+  /** Told what must always be said: a dropped event, an event given up on or abandoned at shutdown. */
   warn?: (message: string) => void;
 }
 
 const DROP_REPORT_INTERVAL_MS = 5_000;
+/** Events an abandonment line names; the rest are counted. */
+const ABANDONED_SHOWN = 10;
 
 interface Queued {
   event: WriteEvent;
@@ -34,8 +36,11 @@ export class WebhookDispatcher implements EventSink {
   readonly #target: SignedWebhookTarget;
   readonly #options: DispatcherOptions & Required<Pick<DispatcherOptions, 'maxInFlight' | 'maxQueued' | 'warn'>>;
   readonly #queue: Queued[] = [];
-  readonly #running = new Set<Promise<void>>();
+  /** Deliveries in flight, with their events (named if abandoned at shutdown). */
+  readonly #running = new Map<Promise<void>, WriteEvent>();
   #pumpScheduled = false;
+  /** Events emitted for later (the second delivery of duplicate_event), not yet queued. */
+  readonly #waiting = new Set<WriteEvent>();
   /** Drops since the last line about them: a flood must not become a flood of log lines. */
   #dropsUnreported = 0;
   #lastDropReport = Number.NEGATIVE_INFINITY;
@@ -50,8 +55,17 @@ export class WebhookDispatcher implements EventSink {
     };
   }
 
-  emit(event: WriteEvent): Promise<void> | undefined {
+  emit(event: WriteEvent, afterMs = 0): Promise<void> | undefined {
     if (!wantsEvent(this.#target, event.type)) return undefined;
+    if (afterMs > 0) {
+      // Counted as pending while it waits, so idle() (a shutdown, sandbox.deliveries()) waits too.
+      const waiting = { ...event };
+      this.#waiting.add(waiting);
+      return new Promise<void>((resolve) => setTimeout(resolve, afterMs)).then(() => {
+        this.#waiting.delete(waiting);
+        return this.emit(event);
+      });
+    }
     return new Promise<void>((done) => {
       if (this.#queue.length >= this.#options.maxQueued) {
         const dropped = this.#queue.shift() as Queued;
@@ -91,7 +105,21 @@ export class WebhookDispatcher implements EventSink {
 
   /** Deliveries in flight and waiting. */
   get pending(): number {
-    return this.#running.size + this.#queue.length;
+    return this.#running.size + this.#queue.length + this.#waiting.size;
+  }
+
+  /**
+   * Says which events will never be delivered because the process is stopping: those in flight,
+   * queued or waiting when the shutdown's grace ran out. Nothing when every one was delivered.
+   */
+  reportAbandoned(): void {
+    const events = [...this.#running.values(), ...this.#queue.map((queued) => queued.event), ...this.#waiting];
+    if (events.length === 0) return;
+    const shown = events.slice(0, ABANDONED_SHOWN).map((event) => `${event.type} ${event.id}`);
+    const more = events.length > ABANDONED_SHOWN ? ` and ${events.length - ABANDONED_SHOWN} more` : '';
+    this.#options.warn(
+      `webhook: stopping with ${events.length === 1 ? '1 event' : `${events.length} events`} not delivered to ${this.#target.url}, abandoned: ${shown.join(', ')}${more}`,
+    );
   }
 
   /** Resolves when nothing is in flight or waiting, or after `timeoutMs` (a shutdown's grace). */
@@ -100,7 +128,7 @@ export class WebhookDispatcher implements EventSink {
     while (this.pending > 0 && Date.now() < deadline) {
       // Waiting events start on the next turn: look again soon rather than at the deadline.
       const wait = this.#running.size === 0 ? 5 : Math.max(0, deadline - Date.now());
-      await Promise.race([...this.#running, new Promise((resolve) => setTimeout(resolve, wait))]);
+      await Promise.race([...this.#running.keys(), new Promise((resolve) => setTimeout(resolve, wait))]);
     }
   }
 
@@ -112,7 +140,7 @@ export class WebhookDispatcher implements EventSink {
         done();
         this.#next();
       });
-      this.#running.add(running);
+      this.#running.set(running, event);
     }
   }
 
@@ -135,11 +163,19 @@ export class RequestScopedDelivery implements EventSink {
     this.#options = options;
   }
 
-  emit(event: WriteEvent): Promise<void> | undefined {
+  emit(event: WriteEvent, afterMs = 0): Promise<void> | undefined {
     if (!wantsEvent(this.#target, event.type)) return undefined;
-    return new Promise((resolve) => setTimeout(resolve, 0)).then(() => deliverEvent(this.#target, event, this.#options));
+    return new Promise((resolve) => setTimeout(resolve, afterMs)).then(() => deliverEvent(this.#target, event, this.#options));
   }
 }
+
+/** A receiver that checks signatures answers 400 or 401 to one signed with another secret. */
+export function refusedSignature(status: number): boolean {
+  return status === 400 || status === 401;
+}
+
+const SECRET_HINT =
+  "the receiver may have refused the signature: it must verify with the sandbox's signing secret (the one given with --webhook-secret, SANDBOX_WEBHOOK_SECRET or createSandbox({ webhook: { secret } }), or the one the sandbox printed at start)";
 
 /** One event with trigger's retries; an event given up on is said, whatever the log setting. */
 async function deliverEvent(target: SignedWebhookTarget, event: WriteEvent, options: DispatcherOptions): Promise<void> {
@@ -157,7 +193,10 @@ async function deliverEvent(target: SignedWebhookTarget, event: WriteEvent, opti
   if (!result.delivered) {
     const last = result.attempts.at(-1);
     const why = last?.status !== undefined ? `answered ${last.status}` : (last?.error ?? 'no answer');
-    (options.warn ?? console.error)(`webhook: gave up on ${event.type} ${event.id} after ${attempts} attempts to ${target.url} (${why})`);
+    const hint = last?.status !== undefined && refusedSignature(last.status) ? `; ${SECRET_HINT}` : '';
+    (options.warn ?? console.error)(
+      `webhook: gave up on ${event.type} ${event.id} after ${attempts} attempts to ${target.url} (${why})${hint}`,
+    );
   }
 }
 

@@ -27,7 +27,7 @@ export async function sampleEventById(sandbox: Sandbox, id: string): Promise<Sam
   return { id, type: (JSON.parse(text) as { type: EventType }).type, body: text };
 }
 
-/** The newest event of a type (every type has some in account A, SANDBOX.md "Sample data"). */
+/** The newest event of a type (every type has some in account A: docs/sample-data.md). */
 export async function sampleEventOfType(sandbox: Sandbox, type: EventType): Promise<SampleEvent> {
   const list = await read(sandbox, `/v1/events?type=${type}&limit=1`);
   const first = (JSON.parse(list.text) as { data?: { id: string }[] }).data?.[0];

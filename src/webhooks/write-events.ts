@@ -1,4 +1,4 @@
-// The events a write emits (SANDBOX.md, "Events from writes"): the reference's event object,
+// The events a write emits (docs/events-from-writes.md): the reference's event object,
 // whose data.object is the record exactly as the write answered it. Built as text around the
 // answer's own bytes, so the two can never differ by a byte.
 import type { Mint } from '../clock/mint.js';
@@ -21,6 +21,9 @@ export function writeEvent(mint: Mint, type: EventType, recordJson: string): Wri
 
 /** Where a write's events go: a webhook receiver, an in-process callback, or both. */
 export interface EventSink {
-  /** Takes the event at once; the promise (for Workers' waitUntil) settles when its delivery ends. */
-  emit(event: WriteEvent): Promise<void> | undefined;
+  /**
+   * Takes the event at once (or `afterMs` later: the second delivery of duplicate_event); the
+   * promise (for Workers' waitUntil) settles when its delivery ends.
+   */
+  emit(event: WriteEvent, afterMs?: number): Promise<void> | undefined;
 }

@@ -1,5 +1,5 @@
-// The Idempotency-Key store on Workers (SANDBOX.md, "Idempotency": "on Workers it is shared by
-// every instance (a Durable Object)"). One object per (API key, Idempotency-Key): Cloudflare runs
+// The Idempotency-Key store on Workers, shared by every instance (docs/workers.md). One object
+// per (API key, Idempotency-Key): Cloudflare runs
 // each object in exactly one place, so a retry that lands on another isolate or in another
 // location reaches the same state and replays or conflicts exactly as the in-memory store does
 // on Node (src/idempotency/memory-store.ts).
@@ -41,7 +41,7 @@ export class IdempotencyObject extends DurableObject {
     return { state: 'new' };
   }
 
-  /** Keeps the result for 24 hours from now (SANDBOX.md: keys are kept 24 hours). */
+  /** Keeps the result for 24 hours from now: an Idempotency-Key is kept 24 hours, as on Node. */
   async complete(fingerprint: string, response: StoredResponse): Promise<void> {
     await this.#write(fingerprint, response, Date.now() + IDEMPOTENCY_TTL_MS);
   }

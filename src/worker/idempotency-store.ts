@@ -4,7 +4,7 @@ import { objectName } from './object-name.js';
 
 /**
  * The IdempotencyStore of the Worker: each key is its own Durable Object, reached over RPC, so
- * every isolate in every location shares one answer per key (SANDBOX.md, "Idempotency").
+ * every isolate in every location shares one answer per key (docs/workers.md).
  */
 export class DurableObjectIdempotencyStore implements IdempotencyStore {
   readonly #namespace: DurableObjectNamespace<IdempotencyObject>;

@@ -1,5 +1,5 @@
 // Rate-limit counters shared by every instance of the Worker: one Durable Object per bucket
-// (API key and client address, SANDBOX.md "Rate limits and failure simulation"), each holding a
+// (API key and client address, docs/workers.md), each holding a
 // token bucket refilled at the configured requests per second.
 //
 // Why not Workers' built-in rate-limiting binding: it counts over periods of 10 or 60 seconds

@@ -24,6 +24,9 @@ const HEADER_VALUES: Record<string, RegExp> = {
   'access-control-allow-methods': METHODS,
   'access-control-allow-headers': /^[A-Za-z-]+(, [A-Za-z-]+)*$/,
   'access-control-max-age': /^\d+$/,
+  // The items of Sandbox-Simulate in effect (docs/testing-retries.md).
+  'sandbox-fault':
+    /^(rate_limited|api_error|api_error_after_write|reset_after_write|duplicate_event|delay=\d+)(, (rate_limited|api_error|api_error_after_write|reset_after_write|duplicate_event|delay=\d+))?$/,
 };
 
 const ErrorBody = z.strictObject({
@@ -61,6 +64,17 @@ export interface SentRequest {
 }
 
 /** Everything wrong with one answer; empty when it is right. */
+/**
+ * Whether the request asked for a 500 (docs/testing-retries.md): Sandbox-Simulate holding the
+ * item api_error, or api_error_after_write (a 500 on a write that ran, or on a GET). Any other
+ * value answers as the request would, or 400.
+ */
+export function asked500(simulate: string | undefined): boolean {
+  if (simulate === undefined) return false;
+  const items = simulate.split(',').map((item) => item.trim());
+  return items.includes('api_error') || items.includes('api_error_after_write');
+}
+
 export function problemsOf(request: SentRequest, response: Response, text: string): string[] {
   const pathname = new URL(request.url, 'http://localhost').pathname;
   // The reference page, its assets and the OpenAPI document are not API answers: their headers
@@ -103,7 +117,7 @@ export function problemsOf(request: SentRequest, response: Response, text: strin
 
   if (request.method === 'HEAD') {
     // No body to read: the status alone must be an error status of the table.
-    if (status >= 500 && !(status === 500 && request.simulate?.trim() === 'api_error')) problems.push(`HEAD answered ${status}`);
+    if (status >= 500 && !(status === 500 && asked500(request.simulate))) problems.push(`HEAD answered ${status}`);
     return problems;
   }
   let json: unknown;
@@ -123,7 +137,7 @@ export function problemsOf(request: SentRequest, response: Response, text: strin
   if (!statusFits) problems.push(`code ${error.code} answered with status ${status}`);
   if (!error.doc_url.endsWith(`/docs/errors#${error.code}`)) problems.push(`doc_url ${error.doc_url} does not name ${error.code}`);
   if (error.request_id !== requestId) problems.push(`request_id ${error.request_id} is not the Request-Id header ${requestId}`);
-  if (status >= 500 && !(error.code === 'api_error' && request.simulate?.trim() === 'api_error')) {
+  if (status >= 500 && !(error.code === 'api_error' && asked500(request.simulate))) {
     problems.push(`a ${status} that was not simulated: ${error.message}`);
   }
   // Issue #8: whatever was sent, the message is the sandbox's own words, never the library's.

@@ -76,6 +76,20 @@ const idempotencyKey = fc.oneof(
 const simulate = fc.oneof(
   { weight: 20, arbitrary: fc.constant(undefined) },
   { weight: 1, arbitrary: oneOfValues('api_error', 'rate_limited', ' api_error ', 'API_ERROR', '', 'none') },
+  // Failures on demand, but never a reset (a dropped connection is its own test) or a long delay.
+  {
+    weight: 1,
+    arbitrary: oneOfValues(
+      'api_error_after_write',
+      'duplicate_event',
+      'delay=0',
+      'delay=5, api_error_after_write',
+      'delay=60001',
+      'delay=',
+      'api_error,rate_limited',
+      'duplicate_event,',
+    ),
+  },
   { weight: 1, arbitrary: headerText(20) },
 );
 

@@ -32,6 +32,7 @@ export const CANONICAL_NAMES: Record<string, string> = Object.fromEntries(
     'Retry-After',
     'Allow',
     'Idempotent-Replayed',
+    'Sandbox-Fault',
     'Access-Control-Allow-Origin',
     'Access-Control-Expose-Headers',
     'Access-Control-Allow-Methods',

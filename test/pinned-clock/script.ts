@@ -1,6 +1,6 @@
-// One script of requests for the pinned clock (SANDBOX.md, "Pinned clock"): every create, a PATCH
-// of each patchable resource, a cancel, a 400, 404, 422 and 401, an idempotent create and its
-// replay. With Sandbox-Clock, every answer depends only on its request, so the script's answers
+// One script of requests for the pinned clock (docs/snapshot-tests.md): every create, a PATCH
+// of each patchable resource, a cancel, a 400, 404, 422 and 401, three failures on demand, an
+// idempotent create and its replay. With Sandbox-Clock, every answer depends only on its request, so the script's answers
 // are the same bytes on two fresh apps, the built server, Miniflare and the workerd pool; they are
 // kept in script.golden.json, which changes only on purpose (like test/sample-data.sha256).
 // Shared by test/pinned-clock.test.ts (Node) and test/workers/pinned-clock.test.ts (workerd).
@@ -100,6 +100,23 @@ export const SCRIPT: readonly ScriptStep[] = [
   { name: '404', method: 'GET', path: '/v1/jobs/job_doesnotexist0000' },
   { name: '422', method: 'POST', path: `/v1/jobs/${IDS.closedJob}/cancel`, body: {} },
   { name: '401', method: 'GET', path: '/v1/jobs?limit=1', key: 'svc_test_not_issued' },
+  // Failures on demand (docs/testing-retries.md) answer the same bytes everywhere too. Without an
+  // Idempotency-Key, so a re-run against a shared store (workerd) is not a replay.
+  {
+    name: 'api_error_after_write',
+    method: 'POST',
+    path: '/v1/jobs',
+    body: { type: 'lab_pack', client: IDS.client, site: IDS.siteOfClient },
+    headers: { 'Sandbox-Simulate': 'api_error_after_write' },
+  },
+  {
+    name: 'delay and duplicate_event',
+    method: 'POST',
+    path: '/v1/jobs',
+    body: { type: 'lab_pack', client: IDS.client, site: IDS.siteOfClient },
+    headers: { 'Sandbox-Simulate': 'delay=1, duplicate_event' },
+  },
+  { name: 'reset_after_write on a GET', method: 'GET', path: '/v1/jobs?limit=1', headers: { 'Sandbox-Simulate': 'reset_after_write' } },
   {
     name: 'idempotent create',
     method: 'POST',

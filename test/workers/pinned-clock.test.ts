@@ -30,7 +30,7 @@ describe('the pinned clock on Workers', () => {
       return { ...answer, headers };
     });
     const goldenWithoutReplayFlag = golden.map((answer) => {
-      const { 'idempotent-replayed': _replayed, ...headers } = answer.headers as Record<string, string>;
+      const { 'idempotent-replayed': _replayed, ...headers } = answer.headers as Record<string, string | undefined>;
       return { ...answer, headers };
     });
     expect(withoutReplayFlag).toEqual(goldenWithoutReplayFlag);

@@ -100,12 +100,21 @@ describe('rate limit per API key and client address', () => {
     expect(ids).toContain(stub.id.toString());
   });
 
-  it('is off with SANDBOX_RATE_LIMIT=off, and the policy header shows the default', async () => {
+  it('is off with SANDBOX_RATE_LIMIT=off: no bucket is consulted, and the policy header shows the default', async () => {
+    const bucketOf = async (address: string) =>
+      env.RATE_LIMITS.getByName(await rateLimitObjectName(`Bearer ${PUBLIC_KEY}\u0000${address}`)).id.toString();
+    const objects = async () => (await listDurableObjectIds(env.RATE_LIMITS)).map((id) => id.toString());
     const address = newAddress();
     const results: CallResult[] = [];
     for (let i = 0; i < 30; i++) results.push(await get(address, { vars: { SANDBOX_RATE_LIMIT: 'off' } }));
     expect(results.map((result) => result.status)).toEqual(Array(30).fill(200));
     expect(results[0]?.headers.get('RateLimit-Policy')).toBe('25;w=1');
+    // However long the requests took: no Durable Object was asked about this caller's bucket.
+    expect(await objects()).not.toContain(await bucketOf(address));
+    // The same look sees the bucket of a caller under a limit, so it can tell the two apart.
+    const limitedAddress = newAddress();
+    expect((await get(limitedAddress, { vars: { SANDBOX_RATE_LIMIT: '1' } })).status).toBe(200);
+    expect(await objects()).toContain(await bucketOf(limitedAddress));
   });
 
   it('uses the SANDBOX.md policy 25;w=1 by default, on every response', async () => {

@@ -1,4 +1,4 @@
-// The two sample accounts (SANDBOX.md, "Keys and accounts"): A, a West Coast operator large
+// The two sample accounts (README, "Keys and scopes"; docs/sample-data.md): A, a West Coast operator large
 // enough that every list needs several pages and every enum value appears; B, a small Texas
 // operator with its own records.
 import { toSeconds } from '../random.js';
@@ -22,7 +22,7 @@ export const ACCOUNT_PLANS: Readonly<Record<AccountName, AccountPlan>> = {
       { kind: 'laboratory', state: 'WA', hasEpaId: true, sites: 2 },
       { kind: 'laboratory', state: 'OR', hasEpaId: true, sites: 3 },
       // Smaller clients, so the client list needs several pages at the default limit of 25
-      // (SANDBOX.md, "Sample data").
+      // (docs/sample-data.md).
       { kind: 'commercial_industrial', state: 'CA', hasEpaId: true, sites: 1 },
       { kind: 'commercial_industrial', state: 'CA', hasEpaId: false, sites: 1 },
       { kind: 'commercial_industrial', state: 'WA', hasEpaId: true, sites: 1 },

@@ -111,7 +111,7 @@ export function generateClients(context: GeneratorContext): ClientPlan[] {
       name,
       kind: spec.kind,
       epa_id: spec.hasEpaId ? makeEpaId(random, spec.state) : null,
-      // SANDBOX.md, "Readings": billing_email is null when it was never given; a few clients so.
+      // billing_email is null when it was never given (as on create); a few clients so.
       billing_email: index % 6 === 5 ? null : `${mailbox}@${slugOf(name)}.example.com`,
       portal_enabled: random.chance(0.75),
       metadata: clientMetadata(random, spec),

@@ -132,7 +132,7 @@ function liveContainer(context: GeneratorContext, plan: ContainerTimeline): Life
     profile: plan.profile?.record.id ?? null,
     kind: plan.kind.kind,
     status: 'open',
-    // SANDBOX.md, "State rules": 0 until weighed.
+    // 0 until weighed.
     weight_lb: 0,
     storage_status: null,
     received_at: null,
@@ -156,7 +156,7 @@ function liveContainer(context: GeneratorContext, plan: ContainerTimeline): Life
   }
   const receivedAt = plan.receivedAt;
   if (receivedAt !== null) {
-    // Receipt sets received_at and storage_status within_limit (SANDBOX.md, "State rules").
+    // Receipt sets received_at and storage_status within_limit (docs/sample-data.md).
     changes.push({
       at: receivedAt,
       event: 'container.received',

@@ -1,4 +1,4 @@
-// The sample data of both accounts from one seed (SANDBOX.md, "Sample data"). Pure: no clock,
+// The sample data of both accounts from one seed (docs/sample-data.md). Pure: no clock,
 // no Math.random, no I/O, so every runtime builds the same bytes from the same seed.
 import type { Event } from '../../resources/events/schema.js';
 import type { AccountData, AccountName, SampleData } from '../dataset.js';

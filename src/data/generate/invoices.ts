@@ -1,5 +1,5 @@
 // Closing and billing. Closing a job writes its invoice, a draft, and fills job.invoice; a
-// billed job's invoice has gone to the client: open, paid or void (SANDBOX.md, "Readings").
+// billed job's invoice has gone to the client: open, paid or void (docs/sample-data.md).
 // A few invoices gather two or three jobs of one client closed within days of each other.
 import type { Invoice } from '../../resources/invoices/schema.js';
 import { JOB_STATUSES_WITH_INVOICE } from '../../resources/jobs/transitions.js';

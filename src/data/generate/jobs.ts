@@ -190,7 +190,7 @@ export function planJobs(
     const earliestCreation = client.createdAt + 15 * DAY;
 
     // Date and window: past work for billed and closed, today for in_progress, future for
-    // scheduled (SANDBOX.md sample rules); drafts have at most one of the two.
+    // scheduled; drafts have at most one of the two.
     const cancelledAsDraft = status === 'cancelled' && index % 3 === 0;
     const draftVariant = status === 'draft' ? index % 4 : null;
     let date: number | null = null;
@@ -246,7 +246,7 @@ export function planJobs(
       draftEdit = { at: between(random, createdAt + 30 * MINUTE, NOW - MINUTE), field: 'window' };
     }
 
-    // Cancelled before work started (SANDBOX.md: cancel from draft or scheduled only).
+    // Cancelled before work started (a cancel works from draft or scheduled only).
     let cancelledAt: number | null = null;
     if (status === 'cancelled') {
       const from = scheduledAt ?? createdAt;

@@ -1,4 +1,4 @@
-// Manifests: one per job with containers whose generator has an EPA ID (SANDBOX.md: the
+// Manifests: one per job with containers whose generator has an EPA ID (the
 // client's, or the site's when the client has none). Lines are always the build of the job's
 // containers at that moment (resources/manifests/lines.ts).
 //

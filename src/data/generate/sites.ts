@@ -58,7 +58,7 @@ export function generateSites(context: GeneratorContext, clients: readonly Clien
       // Event lots spread over the region; plants and labs stay in the client's city.
       const city = kind === 'hhw_program' && !primary ? random.pick(citiesOf(state)) : client.city;
       const name = (names[index % names.length] as string).replace('{city}', city.name).replace('{last}', faker.person.lastName());
-      // Generator of record (SANDBOX.md, "Validation decisions"): a client without an EPA ID
+      // Generator of record (a manifest's generator: the client's EPA ID, else the site's): a client without an EPA ID
       // ships under its main site's ID; event lots rarely have one.
       const hasEpaId = primary
         ? client.record.epa_id === null || random.chance(kind === 'hhw_program' ? 0.5 : 0.9)

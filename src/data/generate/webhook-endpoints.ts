@@ -28,7 +28,7 @@ const TEMPLATES: readonly EndpointTemplate[] = [
   { url: 'https://hooks.lab-services.example.com/profiles', events: ['profile.approved', 'profile.expiring'], enabled: true },
 ];
 
-/** Integrations beyond the named templates, so account A's list needs several pages (SANDBOX.md). */
+/** Integrations beyond the named templates, so account A's list needs several pages (docs/sample-data.md: every list needs several pages). */
 function extraTemplate(context: GeneratorContext, index: number): EndpointTemplate {
   const { random, faker } = context;
   const host = `${faker.internet.domainWord()}.${random.pick(['example.com', 'example.net', 'example.org'])}`;

@@ -1,7 +1,7 @@
 import { CONTAINER_STATUSES, type ContainerStatus } from './schema.js';
 
-// SANDBOX.md, "State rules beyond the reference": a container moves only to the next status
-// of open → full → received → consolidated → shipped. The generator walks the same order.
+// A container moves only to the next status of open → full → received → consolidated → shipped
+// (any other is a 422 state_invalid). The generator walks the same order.
 export function nextContainerStatus(status: ContainerStatus): ContainerStatus | null {
   const index = CONTAINER_STATUSES.indexOf(status);
   return CONTAINER_STATUSES[index + 1] ?? null;

@@ -31,7 +31,7 @@ export const updateContainer = defineEndpoint({
       }
       updated.status = next;
       if (next === 'received') {
-        // Receipt at a facility sets received_at and storage_status (SANDBOX.md, state rules).
+        // Receipt at a facility sets received_at and storage_status, as on sample records (docs/sample-data.md).
         updated.received_at = timestamp(now);
         updated.storage_status = 'within_limit';
       }

@@ -3,7 +3,7 @@ export const EVENT_OBJECTS = {
   'job.created': 'job',
   'job.scheduled': 'job',
   'job.closed': 'job',
-  // SANDBOX.md, "Readings of the reference": staff.accepted carries the job.
+  // staff.accepted carries the job whose assignment was accepted (the reference leaves it open).
   'staff.accepted': 'job',
   'container.received': 'container',
   'container.storage_status_changed': 'container',

@@ -18,7 +18,7 @@ export const Job = z
     client: idSchema('client'),
     site: idSchema('site'),
     status: z.enum(JOB_STATUSES),
-    // SANDBOX.md, "Readings of the reference": a draft job may have neither date nor window.
+    // A draft job may have neither date nor window: it is scheduled once it has both.
     scheduled_for: CalendarDate.nullable(),
     window: JobWindow.nullable(),
     crew: z.array(CrewMember),
@@ -31,7 +31,7 @@ export const Job = z
   .openapi('Job');
 export type Job = z.infer<typeof Job>;
 
-/** A window as sent: HH:MM times with start before end (SANDBOX.md, "Validation decisions"). */
+/** A window as sent: HH:MM times with start before end (docs/behaviour.md, "Creates"). */
 export const JobWindowInput = z
   .strictObject({ start: LocalTime, end: LocalTime })
   .superRefine((window, ctx) => {

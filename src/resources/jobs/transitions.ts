@@ -1,7 +1,7 @@
 import type { JobStatus } from './schema.js';
 
-// The reference ("States and transitions", Job) and SANDBOX.md ("State rules beyond the
-// reference"), as data: the handlers and the sample-data generator both read these.
+// The reference ("States and transitions", Job) and the sandbox's stricter rules (a cancel or
+// PATCH from any other status is a 422), as data: the handlers and the sample-data generator both read these.
 
 /** Statuses a job may be cancelled from: work has not started. */
 export const CANCELLABLE_JOB_STATUSES: readonly JobStatus[] = ['draft', 'scheduled'];

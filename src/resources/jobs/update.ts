@@ -35,7 +35,7 @@ export const updateJob = defineEndpoint({
       metadata: mergeMetadata(job.metadata, body.metadata),
       updated_at: timestamp(now),
     };
-    // A draft that gets its date and window is scheduled: job.scheduled (SANDBOX.md, "Events from writes").
+    // A draft that gets its date and window is scheduled: job.scheduled (docs/events-from-writes.md).
     return reply(200, updated, job.status === 'draft' && status === 'scheduled' ? ['job.scheduled'] : undefined);
   },
 });

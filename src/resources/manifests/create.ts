@@ -7,7 +7,7 @@ import { findRecord } from '../endpoints.js';
 import type { JobStatus } from '../jobs/schema.js';
 import { CreateManifestBody, Manifest } from './schema.js';
 
-/** SANDBOX.md, "Validation decisions": a manifest cannot be built for a job in these states. */
+/** A manifest cannot be built for a job in these states: 422 state_invalid. */
 const JOB_STATUSES_WITHOUT_MANIFEST: readonly JobStatus[] = ['draft', 'cancelled'];
 
 export const createManifest = defineEndpoint({

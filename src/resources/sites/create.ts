@@ -23,7 +23,7 @@ export const createSite = defineEndpoint({
       client: body.client,
       name: body.name,
       address: { line1, line2: line2 ?? null, city, state, postal_code },
-      // POST /v1/sites takes no epa_id (SANDBOX.md, "Readings of the reference").
+      // POST /v1/sites takes no epa_id (the reference's input lists none); sample sites may have one.
       epa_id: null,
       access_notes: body.access_notes ?? '',
       metadata: mergeMetadata({}, body.metadata),

@@ -25,7 +25,7 @@ export type WasteProfile = z.infer<typeof WasteProfile>;
 
 /**
  * Waste codes as sent: one or more, each in the code library (fixtures/waste-codes.json), no
- * code twice. An unknown code is a 400 on `waste_codes[i]` naming it (SANDBOX.md, "Errors").
+ * code twice. An unknown code is a 400 on `waste_codes[i]` naming it (docs/behaviour.md, "Errors").
  * No upper count: the reference sets none, and no code may repeat, so the library bounds it.
  */
 export const WasteCodesInput = z

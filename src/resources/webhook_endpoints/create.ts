@@ -18,7 +18,7 @@ export const createWebhookEndpoint = defineEndpoint({
       url: body.url,
       events: body.events as WebhookEndpoint['events'],
       secret: mint.webhookSecret(),
-      // A created endpoint is enabled (SANDBOX.md, "Readings of the reference").
+      // A created endpoint is enabled (the reference leaves it open).
       enabled: true,
       created_at: timestamp(now),
     };

@@ -1,4 +1,4 @@
-// Webhook URLs must reach the public internet (SANDBOX.md, "Validation decisions"): absolute
+// Webhook URLs must reach the public internet (docs/behaviour.md, "Webhook URLs"): absolute
 // https, no credentials, and no host that names this machine or a private network. Hosts are
 // read after WHATWG URL parsing, which turns 2130706433 or 0x7f.1 into 127.0.0.1 first.
 
