@@ -3,7 +3,7 @@
 // suggest a close value: the same words as the API's 400s (src/http/messages.ts).
 import type { z } from 'zod';
 import { choicesOf, didYouMean, expectation, receivedOf, shownName } from '../http/messages.js';
-import { formatParam } from '../http/validation.js';
+import { formatParam, valueAt } from '../http/validation.js';
 import { KEY_FIELDS } from './key-table.js';
 import type { SettingName } from './settings.js';
 
@@ -20,16 +20,6 @@ export interface Naming {
   of(setting: SettingName, field: string | undefined): string;
   /** The whole of it, for an unknown setting: `createSandbox`. */
   root: string;
-}
-
-/** The value at a path of what was given, and whether it is there. */
-function valueAt(input: unknown, path: readonly PropertyKey[]): { found: boolean; value: unknown } {
-  let value: unknown = input;
-  for (const segment of path) {
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return { found: false, value: undefined };
-    value = (value as Record<PropertyKey, unknown>)[segment];
-  }
-  return { found: true, value };
 }
 
 /** The first issue, in words; `knownFields` lists what an object at its path takes (for an unknown one). */

@@ -18,7 +18,7 @@ export function formatParam(path: readonly PathSegment[]): string {
 }
 
 /** The value at a path of what was sent, and whether it is there at all. */
-function valueAt(input: unknown, path: readonly PathSegment[]): { found: boolean; value: unknown } {
+export function valueAt(input: unknown, path: readonly PathSegment[]): { found: boolean; value: unknown } {
   let value: unknown = input;
   for (const segment of path) {
     if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return { found: false, value: undefined };
