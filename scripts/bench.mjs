@@ -213,11 +213,18 @@ async function measureWriteExtras(createScenario, { seconds, rounds, warmup }) {
       SANDBOX_WEBHOOK_SECRET: 'whsec_benchReceiverSecret',
     })),
   };
+  // Failures on demand (issue #22): a server drawing a random fault for every request (a fraction
+  // of 0, so none hits: the cost of the draw alone), and a request that asks for a delay of 0 (the
+  // cost of the fault path: the plan, Sandbox-Fault, the held-answer place).
+  const drawing = { name: 'sandbox with SANDBOX_FAULTS', ...(await startSandbox(ROOT, { SANDBOX_FAULTS: 'api_error=0' })) };
   const pinned = { ...createScenario, name: 'pinned', headers: { ...createScenario.headers, 'Sandbox-Clock': '2026-03-02T17:00:00Z' } };
+  const delayed = { ...createScenario, name: 'delay=0', headers: { ...createScenario.headers, 'Sandbox-Simulate': 'delay=0' } };
   const series = [
     { label: 'create, no webhook', server: plain, scenario: createScenario },
     { label: 'create, webhook delivering', server: delivering, scenario: createScenario },
     { label: 'create, Sandbox-Clock pinned', server: plain, scenario: pinned },
+    { label: 'create, SANDBOX_FAULTS drawn', server: drawing, scenario: createScenario },
+    { label: 'create, Sandbox-Simulate: delay=0', server: plain, scenario: delayed },
   ];
   const deliveredSoFar = async () => {
     const reply = nextMessage(receiver, 'count', 10_000, 'receiver');
@@ -264,7 +271,7 @@ async function measureWriteExtras(createScenario, { seconds, rounds, warmup }) {
     }));
   }
   const delivered = await deliveredSoFar();
-  await Promise.all([stop(plain.child), stop(delivering.child), stop(receiver)]);
+  await Promise.all([stop(plain.child), stop(delivering.child), stop(drawing.child), stop(receiver)]);
   return { delivered, ...results };
 }
 
@@ -283,7 +290,7 @@ function printWriteExtras(extras) {
       ]);
     }
   }
-  console.log('\nWrites with events and a pinned clock: POST /v1/jobs, ratios against "create, no webhook" in the same round\n');
+  console.log('\nWrites with events, a pinned clock and faults: POST /v1/jobs, ratios against "create, no webhook" in the same round\n');
   console.log(table(['load', 'series', 'req/s', 'p50 ms', 'p99 ms', 'p50 ratio', 'req/s ratio'], rows));
   console.log(`  the receiver got ${extras.delivered} deliveries (in a flood the dispatcher drops the oldest waiting when 100 wait)`);
 }

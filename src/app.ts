@@ -32,7 +32,6 @@ import { EmptyQuery } from './schemas/query.js';
 import { Faults, type FaultPlan } from './faults/index.js';
 import { DUPLICATE_GAP_MS } from './faults/plan.js';
 import { SIMULATE_HEADER } from './faults/simulate.js';
-import type { HeldAnswers } from './faults/held-answers.js';
 
 export interface AppServices {
   idempotency?: IdempotencyStore;
@@ -51,8 +50,6 @@ export interface AppServices {
    * Workers' per-request delivery, createSandbox's onEvent); by default nowhere.
    */
   events?: EventSink | null;
-  /** The bound of answers held by `delay`; by default 1,000 for this app (src/faults/held-answers.ts). */
-  heldAnswers?: HeldAnswers;
 }
 
 const textDecoder = new TextDecoder();
@@ -75,7 +72,8 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   const respond = responder(policy, mintOf);
   const paths = new PathMatcher(ENDPOINTS);
   const events = services.events ?? null;
-  const faults = new Faults({ random: config.faults, seed: config.seed, ...(services.heldAnswers ? { held: services.heldAnswers } : {}) });
+  // Held answers are bounded per app: one app per process on Node, per isolate on Workers.
+  const faults = new Faults(config.faults, config.seed);
 
   const app = new Hono<SandboxEnv>();
 

@@ -23,12 +23,11 @@ const RANDOM_SOURCE = 'a random fault of this sandbox, SANDBOX_FAULTS';
 
 export class Faults {
   readonly #stream: RandomFaultStream | undefined;
-  readonly #held: HeldAnswers;
+  readonly #held = new HeldAnswers();
   readonly #pending = new WeakMap<Request, Pending>();
 
-  constructor(options: { random: RandomFaults | null; seed: string; held?: HeldAnswers }) {
-    this.#stream = options.random === null || options.random.length === 0 ? undefined : new RandomFaultStream(options.random, options.seed);
-    this.#held = options.held ?? new HeldAnswers();
+  constructor(random: RandomFaults | null, seed: string) {
+    this.#stream = random === null || random.length === 0 ? undefined : new RandomFaultStream(random, seed);
   }
 
   /** Each /v1 request draws once, whatever becomes of it, so the sequence decides the faults. */
@@ -106,7 +105,13 @@ export class Faults {
     if (plan.wrote && plan.fault === 'api_error_after_write') answer = pending.answerWith(afterWrite(plan, request));
     else if (plan.wrote && plan.fault === 'reset_after_write') answer = lostAnswer(response);
     if (plan.place === undefined) return answer;
-    return this.#held.hold(plan.place, plan.delayMs ?? 0, request.signal).then(() => answer);
+    const ms = plan.delayMs ?? 0;
+    if (ms === 0) {
+      this.#held.free(plan.place);
+      return answer;
+    }
+    // request.signal only now: on Node, reading it builds the whole web Request.
+    return this.#held.hold(plan.place, ms, request.signal).then(() => answer);
   }
 }
 

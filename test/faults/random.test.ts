@@ -41,7 +41,48 @@ async function sequence(sandbox: Sandbox, count: number): Promise<string[]> {
   return outcomes;
 }
 
+/**
+ * The faults the default seed draws for the first 24 /v1 requests under SANDBOX_FAULTS below: a
+ * snapshot that changes only on purpose, the same on Workers (test/workers/faults.test.ts).
+ */
+const DEFAULT_SEED_SEQUENCE = {
+  faults: 'api_error=0.3,rate_limited=0.2,delay=0.1:0',
+  outcomes: [
+    '500 api_error',
+    '200 -',
+    '200 -',
+    '500 api_error',
+    '200 -',
+    '429 rate_limited',
+    '500 api_error',
+    '429 rate_limited',
+    '500 api_error',
+    '200 -',
+    '200 -',
+    '200 -',
+    '200 -',
+    '500 api_error',
+    '429 rate_limited',
+    '200 -',
+    '500 api_error',
+    '200 -',
+    '500 api_error',
+    '429 rate_limited',
+    '429 rate_limited',
+    '500 api_error',
+    '500 api_error',
+    '429 rate_limited',
+  ],
+};
+
 describe('SANDBOX_FAULTS', () => {
+  it("draws the default seed's stored sequence", async () => {
+    const sandbox = createSandbox({ faults: DEFAULT_SEED_SEQUENCE.faults });
+    const outcomes: string[] = [];
+    for (let i = 0; i < DEFAULT_SEED_SEQUENCE.outcomes.length; i++) outcomes.push(await outcome(sandbox, '/v1/jobs?limit=1'));
+    expect(outcomes).toEqual(DEFAULT_SEED_SEQUENCE.outcomes);
+  });
+
   it('gives the same faults to the same sequence of requests on two fresh sandboxes, and others under another seed', async () => {
     const first = await sequence(createSandbox({ faults: FAULTS }), 300);
     const second = await sequence(createSandbox({ faults: FAULTS }), 300);
