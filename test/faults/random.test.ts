@@ -7,6 +7,9 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
 import { CLI, startCli } from '../cli-server.js';
+// The faults the default seed draws for the first 24 /v1 requests under its SANDBOX_FAULTS: a
+// snapshot that changes only on purpose, the same on Workers (test/workers/faults.test.ts).
+import DEFAULT_SEED_SEQUENCE from './default-seed-sequence.json';
 
 const run = promisify(execFile);
 const KEY = 'svc_test_sandbox_public';
@@ -40,40 +43,6 @@ async function sequence(sandbox: Sandbox, count: number): Promise<string[]> {
   }
   return outcomes;
 }
-
-/**
- * The faults the default seed draws for the first 24 /v1 requests under SANDBOX_FAULTS below: a
- * snapshot that changes only on purpose, the same on Workers (test/workers/faults.test.ts).
- */
-const DEFAULT_SEED_SEQUENCE = {
-  faults: 'api_error=0.3,rate_limited=0.2,delay=0.1:0',
-  outcomes: [
-    '500 api_error',
-    '200 -',
-    '200 -',
-    '500 api_error',
-    '200 -',
-    '429 rate_limited',
-    '500 api_error',
-    '429 rate_limited',
-    '500 api_error',
-    '200 -',
-    '200 -',
-    '200 -',
-    '200 -',
-    '500 api_error',
-    '429 rate_limited',
-    '200 -',
-    '500 api_error',
-    '200 -',
-    '500 api_error',
-    '429 rate_limited',
-    '429 rate_limited',
-    '500 api_error',
-    '500 api_error',
-    '429 rate_limited',
-  ],
-};
 
 describe('SANDBOX_FAULTS', () => {
   it("draws the default seed's stored sequence", async () => {

@@ -6,6 +6,7 @@ import { createExecutionContext, SELF, waitOnExecutionContext } from 'cloudflare
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/worker.js';
+import DEFAULT_SEED_SEQUENCE from '../faults/default-seed-sequence.json';
 import { uniqueKey } from './support/worker.js';
 
 const URL = 'https://receiver.example/webhooks';
@@ -144,37 +145,12 @@ describe('failures on demand on Workers', () => {
   it('SANDBOX_FAULTS draws the same faults as on Node for the same sequence of requests', async () => {
     // test/faults/random.test.ts holds Node to the same outcomes. A fraction of 0 more makes this
     // configuration (and so its app and stream) this test's own in the isolate.
-    const expected = [
-      '500 api_error',
-      '200 -',
-      '200 -',
-      '500 api_error',
-      '200 -',
-      '429 rate_limited',
-      '500 api_error',
-      '429 rate_limited',
-      '500 api_error',
-      '200 -',
-      '200 -',
-      '200 -',
-      '200 -',
-      '500 api_error',
-      '429 rate_limited',
-      '200 -',
-      '500 api_error',
-      '200 -',
-      '500 api_error',
-      '429 rate_limited',
-      '429 rate_limited',
-      '500 api_error',
-      '500 api_error',
-      '429 rate_limited',
-    ];
+    const expected = DEFAULT_SEED_SEQUENCE.outcomes;
     const outcomes: string[] = [];
     for (let i = 0; i < expected.length; i++) {
       const { response } = await send('/v1/jobs?limit=1', {}, undefined, {
         SANDBOX_RATE_LIMIT: 'off',
-        SANDBOX_FAULTS: 'api_error=0.3,rate_limited=0.2,delay=0.1:0,duplicate_event=0',
+        SANDBOX_FAULTS: `${DEFAULT_SEED_SEQUENCE.faults},duplicate_event=0`,
       });
       outcomes.push(`${response.status} ${response.headers.get('Sandbox-Fault') ?? '-'}`);
     }
