@@ -1,54 +1,23 @@
 // The recipes of docs/events-from-writes.md (issue #17), run as they stand, with free ports in
 // place of 4242 and 8787: the toolkit guide's receiver, `npm start -- --webhook-url …` and a curl
 // that creates a job, until the receiver prints "verified job.created"; and the in-process recipe.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, listening } from './cli-server.js';
 import { readmeExample } from './readme.js';
+import { recipeProcesses, until } from './recipe-processes.js';
 
 const run = promisify(execFile);
 const folder = join('test', '.readme-examples', 'events');
-const children: ChildProcess[] = [];
+const processes = recipeProcesses();
 
 afterAll(() => {
-  // npm start runs the server as its child: end the whole group.
-  for (const child of children) if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  processes.stopAll();
   rmSync(folder, { recursive: true, force: true });
 });
-
-/** A line of the recipe in the background, its output collected; resolves once `ready` shows. */
-function background(command: string, cwd: string, ready?: RegExp): Promise<() => string> {
-  const child = spawn('sh', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command}: nothing like ${ready} within 30 s:\n${output}`)), 30_000);
-    if (ready === undefined) {
-      clearTimeout(timer);
-      resolve(() => output);
-    }
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (ready?.test(output)) {
-        clearTimeout(timer);
-        resolve(() => output);
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-  });
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let tries = 0; tries < 200; tries++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what}: not within 10 s`);
-}
 
 describe('docs/events-from-writes.md', () => {
   it('end to end: the receiver prints "verified job.created" for the job the curl created', async () => {
@@ -67,9 +36,9 @@ describe('docs/events-from-writes.md', () => {
     const [receiverLine, startLine, curlLine] = lines as [string, string, string];
     expect(receiverLine).toMatch(/^WEBHOOK_SECRET=whsec_\w+ node receiver\.mjs$/);
     expect(startLine).toMatch(/^npm start -- --webhook-url /);
-    const received = await background(receiverLine, folder);
+    const received = await processes.background(receiverLine, folder);
     await listening(receiverPort);
-    const sandboxOutput = await background(`${startLine} --port ${sandboxPort}`, process.cwd(), /Webhook signing secret/);
+    const sandboxOutput = await processes.background(`${startLine} --port ${sandboxPort}`, process.cwd(), /Webhook signing secret/);
     expect(sandboxOutput()).toContain(
       `Events of writes (job.created, job.scheduled, container.received) → http://127.0.0.1:${receiverPort}/webhooks`,
     );

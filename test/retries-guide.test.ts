@@ -4,7 +4,7 @@
 // server on a loopback socket, counting job.created at a loopback receiver; the dedupe receiver
 // with `npm start` and its curl; and every curl line of the guide, its status, headers and the
 // events delivered. Free ports stand in for 4242 and 8787.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,13 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, listening, type RunningServer, startCli } from './cli-server.js';
 import { type Receiver, startReceiver } from './events/receiver.js';
 import { readmeExample } from './readme.js';
+import { recipeProcesses, until } from './recipe-processes.js';
 
 const run = promisify(execFile);
 const folder = join('test', '.readme-examples', 'retries');
 const SECRET = 'whsec_retriesGuideTest';
 const KEY = 'svc_test_sandbox_public';
 const JOB = { type: 'ci_pickup', client: 'cli_seII9pzPSgmmJJ', site: 'site_boDWBFERDT5aI9' };
-const children: ChildProcess[] = [];
+const processes = recipeProcesses();
 
 /** The guide's wrapper, as its module exports it. */
 type WithRetries = <T extends { response: Response }>(
@@ -32,8 +33,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  // npm start runs the server as its child: end the whole group.
-  for (const child of children) if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  processes.stopAll();
   rmSync(folder, { recursive: true, force: true });
 });
 
@@ -41,14 +41,6 @@ async function runRecipe(name: string, file: string): Promise<void> {
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, file), readmeExample(name));
   await import(/* @vite-ignore */ `./.readme-examples/retries/${file}`);
-}
-
-async function until(condition: () => boolean, what: string, tries = 200): Promise<void> {
-  for (let n = 0; n < tries; n++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what}: not within ${tries * 50} ms`);
 }
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -181,29 +173,6 @@ describe('the retrying client against the built server', () => {
 });
 
 describe('the receiver that dedupes, end to end', () => {
-  /** A line of the recipe in the background, its output collected. */
-  function background(command: string, cwd: string, ready?: RegExp): Promise<() => string> {
-    const child = spawn('sh', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let output = '';
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${command}: nothing like ${ready} within 30 s:\n${output}`)), 30_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (ready?.test(output)) {
-          clearTimeout(timer);
-          resolve(() => output);
-        }
-      };
-      child.stdout?.on('data', read);
-      child.stderr?.on('data', read);
-      if (ready === undefined) {
-        clearTimeout(timer);
-        resolve(() => output);
-      }
-    });
-  }
-
   it('processes job.created once of the two deliveries duplicate_event makes', async () => {
     const [receiverPort, sandboxPort] = [await freePort(), await freePort()];
     mkdirSync(folder, { recursive: true });
@@ -222,9 +191,9 @@ describe('the receiver that dedupes, end to end', () => {
     expect(startLine).toMatch(/^npm start -- --webhook-url /);
     expect(curlLine).toContain("-H 'Sandbox-Simulate: duplicate_event'");
 
-    const received = await background(receiverLine, folder);
+    const received = await processes.background(receiverLine, folder);
     await listening(receiverPort);
-    await background(`${startLine} --port ${sandboxPort}`, process.cwd(), /on http:\/\/127\.0\.0\.1:\d+/);
+    await processes.background(`${startLine} --port ${sandboxPort}`, process.cwd(), /on http:\/\/127\.0\.0\.1:\d+/);
     const created = await run('sh', ['-ec', curlLine.replace('curl ', 'curl -sS ')]);
     const job = JSON.parse(created.stdout) as { id: string; object: string };
     expect(job.object).toBe('job');
