@@ -2,10 +2,12 @@
 // delivering the events of writes to a loopback receiver. Each value: the answer as the wire
 // carries it, the stored replay, the deliveries counted at the receiver, Sandbox-Fault, the
 // bound on held answers and a client that disconnects while its answer is held.
-import { connect, type Socket } from 'node:net';
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/index.js';
-import { type RunningServer, startCli } from '../cli-server.js';
+import { CLI, type RunningServer, startCommand } from '../cli-server.js';
 import { type Receiver, startReceiver } from '../events/receiver.js';
 
 const KEY = 'svc_test_sandbox_public';
@@ -21,9 +23,30 @@ const JOB_BODY = JSON.stringify({
 let server: RunningServer;
 let receiver: Receiver;
 
+/**
+ * `sh -c` that raises the open-file soft limit, then runs the command: holding a thousand answers
+ * takes a thousand sockets on each side, past the soft limit of 1,024 many machines start
+ * processes with (the hard limit, which an unprivileged process may raise it to, is higher).
+ */
+function withFileLimit(command: string, args: readonly string[]): [string, string[]] {
+  return ['/bin/sh', ['-c', 'ulimit -n 4096 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"', 'sh', command, ...args]];
+}
+
 beforeAll(async () => {
   receiver = await startReceiver();
-  server = await startCli(['--port', '0', '--rate-limit', 'off', '--webhook-url', receiver.url, '--webhook-secret', SECRET]);
+  server = await startCommand(
+    ...withFileLimit(process.execPath, [
+      CLI,
+      '--port',
+      '0',
+      '--rate-limit',
+      'off',
+      '--webhook-url',
+      receiver.url,
+      '--webhook-secret',
+      SECRET,
+    ]),
+  );
 });
 
 afterAll(async () => {
@@ -178,26 +201,22 @@ describe('on the built server', () => {
   });
 
   it('holds at most 1,000 answers: the 1,001st is 429 rate_limited with Retry-After: 1; a client that disconnects frees its place at once', async () => {
-    const sockets: Socket[] = [];
-    const request = `GET /v1/jobs?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nSandbox-Simulate: delay=60000\r\n\r\n`;
+    // The thousand clients are another process, with its own raised open-file limit.
+    const holder = spawn(...withFileLimit(process.execPath, ['test/faults/hold-connections.mjs', String(port()), '1000', KEY]), {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    holder.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const lines = createInterface({ input: holder.stdout })[Symbol.asyncIterator]();
+    const nextLine = async (): Promise<string> => {
+      const line = await lines.next();
+      return line.done ? `exited: ${stderr}` : line.value;
+    };
     try {
-      // Connected a hundred at a time: a thousand at once would overflow the listen backlog, and
-      // the kernel would retry the dropped ones only seconds later.
-      for (let batch = 0; batch < 10; batch++) {
-        const connected = Array.from(
-          { length: 100 },
-          () =>
-            new Promise<Socket>((resolve) => {
-              const socket = connect(port(), '127.0.0.1', () => resolve(socket));
-              socket.on('error', () => {});
-            }),
-        );
-        for (const socket of await Promise.all(connected)) {
-          socket.write(request);
-          sockets.push(socket);
-        }
-      }
-      // The sockets' requests reach the server in their own time: ask until a 1,001st is refused.
+      expect(await nextLine()).toBe('held 1000');
+      // The held requests reach the server in their own time: ask until a 1,001st is refused.
       const refused = await probeUntil(429);
       expect(refused?.status).toBe(429);
       expect(refused?.headers.get('Retry-After')).toBe('1');
@@ -206,11 +225,13 @@ describe('on the built server', () => {
       expect((await fetch(`${server.origin}/v1/jobs?limit=1`, { headers: { Authorization: `Bearer ${KEY}` } })).status).toBe(200);
 
       // Ten clients give up: ten places are free at once.
-      for (const socket of sockets.splice(0, 10)) socket.destroy();
+      holder.stdin.write('drop 10\n');
+      expect(await nextLine()).toBe('dropped 10');
       const accepted = await probeUntil(200);
       expect(accepted?.headers.get('Sandbox-Fault')).toBe('delay=1');
     } finally {
-      for (const socket of sockets) socket.destroy();
+      holder.stdin.end();
+      holder.kill();
     }
   }, 120_000);
 });
