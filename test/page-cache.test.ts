@@ -1,14 +1,17 @@
 // List pages are cached by query; the cache must stay bounded and never serve one seed's or
 // account's page to another.
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PageCache } from '../src/data/page-cache.js';
 import { listPageCache } from '../src/resources/endpoints.js';
 import { call, OTHER_KEY, testApp } from './helpers.js';
 
-// The clock of the list cache is Date.now, read when its module loads: faked before any import,
-// so a page's age is what the test says, however slow the machine (pages live 30 s).
-vi.hoisted(() => {
+// The list cache's clock is Date.now, faked here, so a page's age is what the test says however
+// slow the machine (pages live 30 s).
+beforeAll(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
+});
+afterAll(() => {
+  vi.useRealTimers();
 });
 
 /** The bounds docs/operations.md gives the list page cache ("Memory bounds"). */

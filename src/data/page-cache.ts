@@ -40,7 +40,8 @@ export class PageCache {
     this.#maxBytes = maxBytes;
     this.#maxEntries = options.maxEntries ?? 4096;
     this.#maxAgeMs = options.maxAgeMs ?? 60_000;
-    this.#now = options.now ?? Date.now;
+    // Date.now looked up at each call, not kept: a test's fake clock applies whenever it is installed.
+    this.#now = options.now ?? (() => Date.now());
   }
 
   get bytes(): number {
