@@ -5,7 +5,7 @@
 // "Sample data").
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { createApp } from '../src/app.js';
-import { type ApiKey, constantTimeEqual } from '../src/auth/keys.js';
+import { type ApiKey, constantTimeEqual, KeyRing } from '../src/auth/keys.js';
 import { readConfig } from '../src/config.js';
 import type { Endpoint } from '../src/http/endpoint.js';
 import { ENDPOINTS } from '../src/resources/index.js';
@@ -112,6 +112,25 @@ describe('keys are compared in constant time', () => {
     };
     expect(counted(1)).toBe(counted(200));
     expect(counted(1)).toBe(counted(SECRET_KEY.length));
+    // Past the bytes compared, two equal inputs are still no match: nothing that long is a key.
+    const long = bytes('k'.repeat(300));
+    expect(constantTimeEqual(long, long.slice())).toBe(false);
+  });
+
+  // Keys that HTTP cannot carry (a NUL in a header) or that no table may hold (past 256 bytes):
+  // the ring of a hand-built table is asked directly.
+  it('the lookup matches the whole key: no trailing zero byte, nothing past the bytes compared', () => {
+    const scopes = new Set(readConfig({}).keys[0]?.scopes);
+    const long = `svc_test_${'k'.repeat(247)}`;
+    const ring = new KeyRing([
+      { key: SECRET_KEY, account: 'A', scopes, revoked: false },
+      { key: long, account: 'B', scopes, revoked: false },
+    ]);
+    expect(ring.find(SECRET_KEY)?.account).toBe('A');
+    expect(ring.find(`${SECRET_KEY}\u0000`)).toBeUndefined();
+    expect(ring.find(`${SECRET_KEY}\u0000\u0000\u0000`)).toBeUndefined();
+    expect(ring.find(long)?.account).toBe('B');
+    expect(ring.find(`${long}x`)).toBeUndefined();
   });
 
   it('every near miss of a key, of every length, is an invalid key', async () => {

@@ -29,7 +29,8 @@ export const NO_WORKING_KEY_TEXT = "no key of this sandbox's key table can be us
 export function workingKey(keys: readonly ApiKey[]): ApiKey | undefined {
   let best: ApiKey | undefined;
   for (const key of keys) {
-    if (!key.revoked && key.scopes.size > 0 && key.scopes.size > (best?.scopes.size ?? 0)) best = key;
+    // More scopes than the best so far, which is more than none: a key with no scope is never shown.
+    if (!key.revoked && key.scopes.size > (best?.scopes.size ?? 0)) best = key;
   }
   return best;
 }

@@ -69,10 +69,9 @@ export function derivationRoot(seed: string, material: RequestMaterial): Uint8Ar
 export function deriveBase62(root: Uint8Array, label: string, length: number): string {
   let text = '';
   for (let block = 0; text.length < length; block++) {
-    const bytes = hmacSha256(root, utf8ToBytes(block === 0 ? label : `${label}+${block}`));
-    for (let i = 0; i < bytes.length && text.length < length; i++) {
-      const byte = bytes[i] as number;
+    for (const byte of hmacSha256(root, utf8ToBytes(block === 0 ? label : `${label}+${block}`))) {
       if (byte < UNBIASED_LIMIT) text += ALPHABET[byte % 62];
+      if (text.length === length) break;
     }
   }
   return text;

@@ -4,13 +4,12 @@ import { timestamp } from '../schemas/new-records.js';
 
 export const PINNED_TIME_EXAMPLE = '2026-03-02T17:00:00Z';
 
-const UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-
 /** The instant, or undefined when the text is not a real UTC time written as the API writes it. */
 export function parsePinnedTime(text: string): Date | undefined {
-  if (!UTC_SECONDS.test(text)) return undefined;
   const date = new Date(text);
-  // Date rolls 2026-02-30 over to March and accepts hour 24; the round trip refuses both.
+  // The round trip is the whole rule: only a time the API would write comes back as the same text.
+  // Date reads other forms (a date alone, an offset, milliseconds) and rolls 2026-02-30 over to
+  // March; each comes back written otherwise, so each is refused.
   if (Number.isNaN(date.getTime()) || timestamp(date) !== text) return undefined;
   return date;
 }

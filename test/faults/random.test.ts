@@ -1,17 +1,14 @@
 // Random faults for soak tests (issue #22; docs/testing-retries.md): SANDBOX_FAULTS / --faults /
 // createSandbox({ faults }). The same sequence of /v1 requests to a fresh sandbox gets the same
 // faults; each fault comes at about its fraction; never on a request with its own Sandbox-Simulate;
-// only /v1 requests draw; a bad value stops the server at start, naming it.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+// only /v1 requests draw. In-process, where `npm run mutate` runs it too; the built server's
+// side (a bad value stops it at start, naming it) is test/faults/random-server.test.ts.
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.js';
-import { CLI, startCli } from '../cli-server.js';
 // The faults the default seed draws for the first 24 /v1 requests under its SANDBOX_FAULTS: a
 // snapshot that changes only on purpose, the same on Workers (test/workers/faults.test.ts).
 import DEFAULT_SEED_SEQUENCE from './default-seed-sequence.json';
 
-const run = promisify(execFile);
 const KEY = 'svc_test_sandbox_public';
 const JOB_BODY = JSON.stringify({ type: 'ci_pickup', client: 'cli_seII9pzPSgmmJJ', site: 'site_boDWBFERDT5aI9' });
 const FAULTS = 'api_error=0.1,api_error_after_write=0.1,reset_after_write=0.05,delay=0.05:1,duplicate_event=0.05';
@@ -125,33 +122,4 @@ describe('SANDBOX_FAULTS', () => {
       expect(() => createSandbox({ faults: value })).toThrow(why);
     });
   }
-
-  it('a bad --faults or SANDBOX_FAULTS stops the server at start (exit 2), naming the one that gave it', async () => {
-    for (const [args, env, name] of [
-      [['--faults', 'api_eror=0.1'], {}, '--faults'],
-      [[], { SANDBOX_FAULTS: 'api_eror=0.1' }, 'SANDBOX_FAULTS'],
-    ] as const) {
-      const failure = await run(process.execPath, [CLI, '--port', '0', ...args], { env: { ...process.env, ...env } }).then(
-        () => undefined,
-        (error: { code: number; stderr: string }) => error,
-      );
-      expect(failure?.code).toBe(2);
-      expect(failure?.stderr.startsWith(`${name} must be a comma list`)).toBe(true);
-      expect(failure?.stderr).toMatch(/Did you mean "api_error"\?/);
-    }
-  });
-
-  it('the built server says so at start, and its /v1 answers carry the faults', async () => {
-    const server = await startCli(['--port', '0', '--rate-limit', 'off', '--faults', 'api_error=1']);
-    try {
-      const response = await fetch(`${server.origin}/v1/jobs?limit=1`, { headers: { Authorization: `Bearer ${KEY}` } });
-      expect(response.status).toBe(500);
-      expect(response.headers.get('Sandbox-Fault')).toBe('api_error');
-      expect((await fetch(`${server.origin}/health`)).status).toBe(200);
-      // The banner is printed at once when the server listens, before any answer.
-      expect(server.output()).toMatch(/Random faults on \/v1 requests: api_error=1/);
-    } finally {
-      server.stop();
-    }
-  });
 });

@@ -79,6 +79,14 @@ export const SCRIPT: readonly ScriptStep[] = [
     path: '/v1/webhook_endpoints',
     body: { url: 'https://example.com/hooks', events: ['job.created'] },
   },
+  // A second secret: 32 characters take a second HMAC block whenever the first has a byte it
+  // must skip (about two secrets in three); the first one's did not.
+  {
+    name: 'create another webhook endpoint',
+    method: 'POST',
+    path: '/v1/webhook_endpoints',
+    body: { url: 'https://example.com/hooks/ops', events: ['invoice.paid'] },
+  },
   { name: 'patch client', method: 'PATCH', path: `/v1/clients/${IDS.client}`, body: { metadata: { crm: '42' } } },
   { name: 'patch site', method: 'PATCH', path: `/v1/sites/${IDS.siteOfClient}`, body: { access_notes: 'Gate code 1234' } },
   { name: 'patch waste profile', method: 'PATCH', path: `/v1/waste_profiles/${IDS.draftProfile}`, body: { name: 'Paint thinner' } },
