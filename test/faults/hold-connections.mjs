@@ -8,6 +8,7 @@
 // Prints `held <count>` once every request is written. Then, for each stdin line `drop <n>`, it
 // destroys n of its sockets (clients that give up) and prints `dropped <n>`. It exits when stdin
 // ends, with its sockets.
+import { get } from 'node:http';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 
@@ -15,8 +16,24 @@ const [port, count, key] = process.argv.slice(2);
 const request = `GET /v1/jobs?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nSandbox-Simulate: delay=60000\r\n\r\n`;
 const sockets = [];
 
-// A hundred at a time: a thousand connects at once would overflow the listen backlog, and the
-// kernel would retry the dropped ones only seconds later.
+/**
+ * Resolves once the server answers GET /health on a connection of its own. Connections wait in the
+ * listen backlog (511 on Node) until the server accepts them, in the order they came: once this
+ * one is answered, every connection made before it has been accepted.
+ */
+function accepted() {
+  return new Promise((resolve, reject) => {
+    const request = get({ host: '127.0.0.1', port: Number(port), path: '/health', agent: false }, (response) => {
+      response.resume();
+      response.once('end', resolve);
+    });
+    request.once('error', reject);
+  });
+}
+
+// A hundred at a time, each batch accepted before the next: a client's connect completes as the
+// kernel queues it, not as the server accepts it, and when a busy server let the backlog
+// overflow, the kernel dropped the connections past it and let them in only seconds later.
 for (let held = 0; held < Number(count); held += 100) {
   const batch = Array.from(
     { length: Math.min(100, Number(count) - held) },
@@ -31,6 +48,7 @@ for (let held = 0; held < Number(count); held += 100) {
     socket.write(request);
     sockets.push(socket);
   }
+  await accepted();
 }
 console.log(`held ${sockets.length}`);
 
