@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { type Browser, chromium, type Locator } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { readConfig } from '../src/config.js';
@@ -117,6 +117,27 @@ async function execute(operation: Locator, status: string): Promise<() => Promis
   return () => operation.locator('.live-responses-table tbody .microlight').first().textContent();
 }
 
+/**
+ * Opens /docs in a new page with one operation (its Swagger UI id, `Jobs-createJob`) expanded, runs `use` on it, and
+ * closes the page; `watch` sees the page before it loads (to listen to its requests).
+ */
+async function withOperation(
+  id: string,
+  use: (operation: Locator, page: Page) => Promise<void>,
+  watch?: (page: Page) => void,
+): Promise<void> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  watch?.(page);
+  try {
+    await page.goto(`${sandboxOrigin}/docs`);
+    const operation = page.locator(`#operations-${id}`);
+    await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
+    await use(operation, page);
+  } finally {
+    await page.close();
+  }
+}
+
 describe('in Chromium', () => {
   it('a page of another origin calls the sandbox and reads bodies and the exposed headers', async () => {
     const page = await browser.newPage();
@@ -156,11 +177,7 @@ describe('in Chromium', () => {
   }, 60_000);
 
   it('/docs shows Sandbox-Clock on a write, and "try it" with it answers at the pinned time', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    try {
-      await page.goto(`${sandboxOrigin}/docs`);
-      const operation = page.locator('#operations-Jobs-createJob');
-      await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
+    await withOperation('Jobs-createJob', async (operation) => {
       const clockRow = operation.locator('tr[data-param-name="Sandbox-Clock"]');
       await expect.poll(() => clockRow.textContent(), { timeout: 20_000 }).toContain('pins the clock');
       await operation.locator('.try-out__btn').click();
@@ -169,17 +186,11 @@ describe('in Chromium', () => {
       const body = await execute(operation, '201');
       await expect.poll(body).toContain('"created_at": "2026-03-02T17:00:00Z"');
       expect(received.slice(before).find((request) => request.path === '/v1/jobs')?.clock).toBe('2026-03-02T17:00:00Z');
-    } finally {
-      await page.close();
-    }
+    });
   }, 60_000);
 
   it('/docs "try it" sends a write unpinned unless the user fills in Sandbox-Clock', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    try {
-      await page.goto(`${sandboxOrigin}/docs`);
-      const operation = page.locator('#operations-Jobs-createJob');
-      await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
+    await withOperation('Jobs-createJob', async (operation) => {
       await operation.locator('.try-out__btn').click();
       expect(await operation.locator('tr[data-param-name="Sandbox-Clock"] input').inputValue()).toBe('');
       const before = received.length;
@@ -189,17 +200,11 @@ describe('in Chromium', () => {
       const sent = received.slice(before).find((request) => request.path === '/v1/jobs');
       expect(sent?.method).toBe('POST');
       expect(sent?.clock).toBeUndefined();
-    } finally {
-      await page.close();
-    }
+    });
   }, 60_000);
 
   it('/docs "try it" offers the values of Sandbox-Simulate, fills none in, and sends the one picked', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    try {
-      await page.goto(`${sandboxOrigin}/docs`);
-      const operation = page.locator('#operations-Jobs-createJob');
-      await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
+    await withOperation('Jobs-createJob', async (operation, page) => {
       await operation.locator('.try-out__btn').click();
       const input = operation.locator('tr[data-param-name="Sandbox-Simulate"] input');
       await expect.poll(() => input.getAttribute('list'), { timeout: 20_000 }).toBe('sandbox-simulate-values');
@@ -220,17 +225,11 @@ describe('in Chromium', () => {
       await input.fill('api_error_after_write');
       const body = await execute(operation, '500');
       await expect.poll(body).toContain('after the write');
-    } finally {
-      await page.close();
-    }
+    });
   }, 60_000);
 
   it('/docs shows each error of an operation with its own example', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    try {
-      await page.goto(`${sandboxOrigin}/docs`);
-      const operation = page.locator('#operations-Jobs-createJob');
-      await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
+    await withOperation('Jobs-createJob', async (operation) => {
       const unauthorized = operation.locator('tr.response[data-code="401"]');
       await expect.poll(() => unauthorized.textContent(), { timeout: 20_000 }).toContain('No API key provided');
       // The examples' list offers both 401s; picking the second shows its own body.
@@ -244,48 +243,45 @@ describe('in Chromium', () => {
       const notFound = operation.locator('tr.response[data-code="404"]');
       expect(await notFound.textContent()).toContain('No such client');
       expect(await notFound.textContent()).not.toContain('Missing required param');
-    } finally {
-      await page.close();
-    }
+    });
   }, 60_000);
 
   it('/docs loads only from the sandbox and sends a request through "try it"', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const requested: string[] = [];
     const consoleErrors: string[] = [];
-    page.on('request', (request) => requested.push(request.url()));
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    try {
-      await page.goto(`${sandboxOrigin}/docs`);
-      const operation = page.locator('#operations-Jobs-listJobs');
-      await operation.locator('.opblock-summary').first().click({ timeout: 20_000 });
-      await operation.locator('.try-out__btn').click();
-      const before = received.length;
-      const body = await execute(operation, '200');
-      await expect.poll(body).toMatch(/"object": "list",\s+"data": \[\s+\{\s+"id": "job_/);
+    await withOperation(
+      'Jobs-listJobs',
+      async (operation, page) => {
+        await operation.locator('.try-out__btn').click();
+        const before = received.length;
+        const body = await execute(operation, '200');
+        await expect.poll(body).toMatch(/"object": "list",\s+"data": \[\s+\{\s+"id": "job_/);
 
-      const sent = received.slice(before).find((request) => request.path === '/v1/jobs');
-      expect(sent?.authorization).toBe('Bearer svc_test_sandbox_public');
-      // Only what the user filled in, and they filled in nothing: no filter, no limit, no pinned clock.
-      expect(sent?.search).toBeUndefined();
-      expect(sent?.clock).toBeUndefined();
-      // The filters' example values are in their descriptions, not in the inputs.
-      const statusRow = operation.locator('tr[data-param-name="status"]');
-      expect(await statusRow.textContent()).toMatch(/E\.g\. `?\w+/);
-      expect(await statusRow.locator('select').inputValue()).toBe('');
+        const sent = received.slice(before).find((request) => request.path === '/v1/jobs');
+        expect(sent?.authorization).toBe('Bearer svc_test_sandbox_public');
+        // Only what the user filled in, and they filled in nothing: no filter, no limit, no pinned clock.
+        expect(sent?.search).toBeUndefined();
+        expect(sent?.clock).toBeUndefined();
+        // The filters' example values are in their descriptions, not in the inputs.
+        const statusRow = operation.locator('tr[data-param-name="status"]');
+        expect(await statusRow.textContent()).toMatch(/E\.g\. `?\w+/);
+        expect(await statusRow.locator('select').inputValue()).toBe('');
 
-      mkdirSync('test-results', { recursive: true });
-      await page.screenshot({ path: 'test-results/docs-try-it.png', fullPage: false });
+        mkdirSync('test-results', { recursive: true });
+        await page.screenshot({ path: 'test-results/docs-try-it.png', fullPage: false });
 
-      const elsewhere = requested.filter((url) => !url.startsWith(`${sandboxOrigin}/`) && !url.startsWith('data:'));
-      expect(elsewhere).toEqual([]);
-      expect(requested).toContain(`${sandboxOrigin}/docs/swagger-ui-bundle.js`);
-      expect(requested).toContain(`${sandboxOrigin}/openapi.json`);
-      expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
-    } finally {
-      await page.close();
-    }
+        const elsewhere = requested.filter((url) => !url.startsWith(`${sandboxOrigin}/`) && !url.startsWith('data:'));
+        expect(elsewhere).toEqual([]);
+        expect(requested).toContain(`${sandboxOrigin}/docs/swagger-ui-bundle.js`);
+        expect(requested).toContain(`${sandboxOrigin}/openapi.json`);
+        expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
+      },
+      (page) => {
+        page.on('request', (request) => requested.push(request.url()));
+        page.on('console', (message) => {
+          if (message.type() === 'error') consoleErrors.push(message.text());
+        });
+      },
+    );
   }, 60_000);
 });

@@ -1,7 +1,10 @@
 // One way to talk to the app in tests: through HTTP, in-process (STYLE.md, habit 7).
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { createApp, type AppServices } from '../src/app.js';
 import { readConfig, type ConfigSources } from '../src/config.js';
 import type { ObjectType } from '../src/schemas/common.js';
+import { COLLECTION_OF } from './reference/resources.js';
 import { checkAgainstContract } from './contract.js';
 import { checkEveryResponse, type ReadResponse, readResponse } from './response.js';
 
@@ -14,24 +17,24 @@ export const JOBS_KEY = 'svc_test_sandbox_jobs';
 export const OTHER_KEY = 'svc_test_sandbox_other';
 export const REVOKED_KEY = 'svc_test_sandbox_revoked';
 
-/** The collection each object type is listed under (`/v1/<collection>`). */
-export const COLLECTIONS: Readonly<Record<ObjectType, string>> = {
-  client: 'clients',
-  site: 'sites',
-  waste_profile: 'waste_profiles',
-  job: 'jobs',
-  container: 'containers',
-  manifest: 'manifests',
-  invoice: 'invoices',
-  webhook_endpoint: 'webhook_endpoints',
-  event: 'events',
-};
+/** The collection each object type is listed under (`/v1/<collection>`), as the reference transcription gives it. */
+export const COLLECTIONS: Readonly<Record<ObjectType, string>> = COLLECTION_OF;
 
 export type TestApp = ReturnType<typeof createApp>;
 
 /** An app with rate limiting off, so suites that send thousands of requests are not limited. */
 export function testApp(sources: ConfigSources = {}, services: AppServices = {}): TestApp {
   return createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off', ...sources }), services);
+}
+
+/** A test app behind @hono/node-server on a free loopback port, as a Node server serves it. */
+export async function serveOnLoopback(sources: ConfigSources = {}): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = serve({ fetch: testApp(sources).fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 export interface CallOptions {

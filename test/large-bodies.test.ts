@@ -2,28 +2,20 @@
 // as the chunks the socket gives and checked to be JSON before they are parsed (so a flood of them
 // does not swell the server's memory); the answers must be exactly those of small bodies: the
 // same error for text that is not JSON or not UTF-8, the same validation of JSON that is.
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.js';
-import { readConfig } from '../src/config.js';
-import { PUBLIC_KEY } from './helpers.js';
+import { PUBLIC_KEY, serveOnLoopback } from './helpers.js';
 
-let server: ReturnType<typeof serve>;
+let served: Awaited<ReturnType<typeof serveOnLoopback>>;
 let base: string;
 const headers = { Authorization: `Bearer ${PUBLIC_KEY}`, 'Content-Type': 'application/json' };
 const NOT_JSON = 'Request body is not valid JSON (UTF-8).';
 
 beforeAll(async () => {
-  const app = createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off' }));
-  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveOnLoopback();
+  base = served.origin;
 });
 
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => served.close());
 
 /** POST /v1/clients with the body as given, with its Content-Length, or in 16 KiB chunks without one. */
 async function post(body: Uint8Array, chunked = false): Promise<{ status: number; error: Record<string, unknown> }> {

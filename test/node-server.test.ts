@@ -1,29 +1,21 @@
 // The app behind @hono/node-server on a real loopback socket: its lightweight Request and
 // Response differ from app.request's, so bodies, headers and size limits are checked here too.
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.js';
-import { readConfig } from '../src/config.js';
 import { rawRequest } from './abuse/loopback.js';
 import { startCli } from './cli-server.js';
 import { header, parseWire, TRANSPORT_HEADERS } from './fuzz/wire.js';
-import { PUBLIC_KEY } from './helpers.js';
+import { PUBLIC_KEY, serveOnLoopback } from './helpers.js';
 
-let server: ReturnType<typeof serve>;
+let served: Awaited<ReturnType<typeof serveOnLoopback>>;
 let base: string;
 const auth = { Authorization: `Bearer ${PUBLIC_KEY}` };
 
 beforeAll(async () => {
-  const app = createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off' }));
-  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveOnLoopback();
+  base = served.origin;
 });
 
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => served.close());
 
 describe('on @hono/node-server', () => {
   it('serves a list and a record as the in-process app does, with the common headers', async () => {
