@@ -100,7 +100,7 @@ async function buildAll() {
         "export { MemoryIdempotencyStore } from './src/idempotency/memory-store.ts';",
         "export { TokenBucketLimiter } from './src/rate-limit/token-bucket.ts';",
         "export { socketAddress, startNodeServer } from './src/node-server.ts';",
-        "export { boundHeapGrowth } from './src/cli/heap.ts';",
+        "export { boundHeapGrowth, capYoungGeneration } from './src/cli/heap.ts';",
       ].join('\n'),
       resolveDir: root,
       sourcefile: 'soak-app-entry.ts',

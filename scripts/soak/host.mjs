@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import {
   boundHeapGrowth,
+  capYoungGeneration,
   createApp,
   MemoryIdempotencyStore,
   readConfig,
@@ -16,6 +17,7 @@ import {
 
 // As every entry point does (src/cli/heap.ts).
 boundHeapGrowth();
+capYoungGeneration();
 const options = JSON.parse(process.argv[2] ?? '{}');
 
 /** The JS heap plus ArrayBuffers (sample records are kept as encoded bytes) after full gcs. */

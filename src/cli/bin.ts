@@ -3,19 +3,11 @@
 // memory bounded under floods (docs/operations.md, "Memory bounds").
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
-import { boundHeapGrowth, youngGenerationFlag } from './heap.js';
+import { boundHeapGrowth, capYoungGeneration } from './heap.js';
 
-// V8's young generation (2 × 16 MiB on Node 20 and 22, 2 × 64 MiB on Node 24) is most of what a
-// flood adds to memory, and its size can be set only as a process starts. Where Node can
-// (process.execve, 22.15+ and 24), the server starts again in place with a smaller one:
-// execve replaces the program, so it is still one process with the same ID (npm, `kill $PID`
-// and the port all see the same one). It costs one more start of Node, about 40 ms.
-const flag = youngGenerationFlag(process.argv.slice(2), import.meta.url);
-if (flag !== undefined) {
-  const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
-  execve?.(process.execPath, [process.execPath, ...process.execArgv, flag, ...process.argv.slice(1)], process.env);
-}
+// Both bounds are set at run time: no flags to pass, no second start of Node.
 boundHeapGrowth();
+capYoungGeneration();
 
 // Node 22.1+ keeps the compiled bundles on disk, so a second start skips most of the compiling
 // (the start-up a CI job pays on every run). Node 20 has no compile cache: nothing to enable.

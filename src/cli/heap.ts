@@ -8,7 +8,8 @@
 // that garbage: they lived long enough to be promoted. This flag is read at each collection, so
 // unlike the heap's sizes it can be set once the process runs: one process, no flags to pass.
 // Its cost is more full collections under sustained writes (docs/operations.md, "Memory bounds").
-import { setFlagsFromString } from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** The old generation may grow 20% past the live heap before V8 collects it. */
 export const HEAP_GROWING_PERCENT = 20;
@@ -20,22 +21,26 @@ export function boundHeapGrowth(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
 
-/** The young generation a server gets where it can start again in place: two semi-spaces of 8 MiB. */
-const SEMI_SPACE_MIB = 8;
+/** The young generation a server keeps: two semi-spaces of 8 MiB (V8 reports them as 16 MiB). */
+export const YOUNG_GENERATION_BYTES = 16 * 2 ** 20;
 
 /**
- * The flag a server starts again with, in place (process.execve, Node 22.15+ and 24): V8's young
- * generation grows to 2 × 16 MiB on Node 20 and 22 and to 2 × 64 MiB on Node 24, and its size can
- * be set only as a process starts. Node 20 has no execve and stays as started (its floods stay
- * within the bound with the growth set above, with less room). Only for a server (not `trigger`,
- * `--help`, `--version`), only in the built program (`tsx` runs under a loader of its own), and
- * never when the operator set the size, or a debugger whose port cannot be bound twice.
+ * Stops V8's young generation from growing past YOUNG_GENERATION_BYTES. V8 lets it grow to
+ * 2 × 16 MiB on Node 20 and 22 and to 2 × 64 MiB on Node 24, doubling it at a scavenge that
+ * finds much alive, and most of that growth is what a flood adds to memory. Its largest size
+ * (`--max-semi-space-size`) is read only as a process starts, but the factor of each growth
+ * (`--semi-space-growth-factor`) is read at each growth: so after each collection, once the
+ * young generation has reached the cap, the factor becomes 1 and it grows no more. No second
+ * start of Node, on every version. Never when the operator set the young generation's size.
  */
-export function youngGenerationFlag(argv: readonly string[], moduleUrl: string): string | undefined {
-  if (!moduleUrl.endsWith('.js') || typeof (process as { execve?: unknown }).execve !== 'function') return undefined;
-  const [command] = argv;
-  if (command === 'trigger' || command === 'help' || argv.some((arg) => /^(--help|-h|--version|-v)$/.test(arg))) return undefined;
+export function capYoungGeneration(): void {
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  if (given.some((flag) => /^--(max[-_]semi[-_]space[-_]size|inspect)/.test(flag))) return undefined;
-  return `--max-semi-space-size=${SEMI_SPACE_MIB}`;
+  if (given.some((flag) => /^--(max[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)/.test(flag))) return;
+  const observer = new PerformanceObserver(() => {
+    const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    if (young === undefined || young.space_size < YOUNG_GENERATION_BYTES) return;
+    setFlagsFromString('--semi-space-growth-factor=1');
+    observer.disconnect();
+  });
+  observer.observe({ entryTypes: ['gc'] });
 }
