@@ -185,7 +185,10 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     const rawQuery = readQuery(c.req.url);
     const rawBody = endpoint.body === undefined ? undefined : await readJsonObject(c.req.raw);
     const mint = mintOf(c);
-    if (mint.pinned !== undefined) c.set('body', rawBody);
+    if (mint.pinned !== undefined) {
+      c.set('body', rawBody);
+      await mint.prepare?.();
+    }
 
     const run = async (): Promise<Reply> => {
       // Most reads carry no query: skip the parse rather than validate an empty object.

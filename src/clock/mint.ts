@@ -5,7 +5,7 @@
 import { newId, newWebhookSecret, timestamp } from '../schemas/new-records.js';
 import { ID_BODY_LENGTH, ID_PREFIXES, type ObjectType } from '../schemas/common.js';
 import { randomBase62 } from '../random-text.js';
-import { derivationRoot, deriveBase62, type RequestMaterial } from './derive.js';
+import { derivationRoot, derivationRootAsync, deriveBase62, type RequestMaterial } from './derive.js';
 
 export interface Mint {
   /** The time of the answer: the real clock's reading, or the pinned time. */
@@ -18,6 +18,8 @@ export interface Mint {
   webhookSecret(): string;
   /** The request's `req_` ID (body and Request-Id header). */
   requestId(): string;
+  /** Makes ready what the values need, once the request's body is read (a pinned mint's root). */
+  prepare?(): Promise<void>;
 }
 
 /** `req_` and 24 random base-62 characters (~142 bits); the same value as the Request-Id header. */
@@ -68,6 +70,14 @@ export class PinnedMint implements Mint {
 
   requestId(): string {
     return `req_${this.#derive('request_id', 24)}`;
+  }
+
+  /**
+   * Computes the root now, once the request has said all it will (its body read), where only an
+   * asynchronous HMAC is native (derivationRootAsync). The same root as on first use.
+   */
+  async prepare(): Promise<void> {
+    this.#root ??= await derivationRootAsync(this.#seed, { ...this.#material(), time: this.pinned });
   }
 
   #derive(kind: string, length: number): string {

@@ -117,15 +117,21 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
 function nestingDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const char = text.charCodeAt(i);
-    if (inString) {
-      if (char === 92 /* \\ */) i++;
-      else if (char === 34 /* " */) inString = false;
-    } else if (char === 34) inString = true;
-    else if (char === 123 /* { */ || char === 91 /* [ */) deepest = Math.max(deepest, ++depth);
+    if (char === 34 /* " */) {
+      // The text is valid JSON: skip the string to its closing quote in one native step.
+      STRING_REST.lastIndex = i + 1;
+      if (!STRING_REST.test(text)) break;
+      i = STRING_REST.lastIndex - 1;
+    } else if (char === 123 /* { */ || char === 91 /* [ */) deepest = Math.max(deepest, ++depth);
     else if (char === 125 /* } */ || char === 93 /* ] */) depth--;
   }
   return deepest;
 }
+
+/**
+ * The rest of a valid JSON string after its opening quote, closing quote included. Unrolled
+ * (plain runs between escapes) so that the engine keeps no backtracking entry per character.
+ */
+const STRING_REST = /[^"\\]*(?:\\.[^"\\]*)*"/y;

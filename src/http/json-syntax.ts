@@ -22,6 +22,9 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
+/** A run of characters a JSON string holds as they are: anything but a quote, a backslash or a control character. */
+const PLAIN = /[^"\\\u0000-\u001f]*/y;
+
 const isDigit = (code: number) => code >= ZERO && code <= NINE;
 const isHex = (code: number) => isDigit(code) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 
@@ -43,22 +46,25 @@ export function isJsonText(text: string): boolean {
     return false;
   };
   const string = (): boolean => {
-    // At the opening quote.
-    for (i++; i < end; i++) {
+    // At the opening quote. The plain characters run is skipped by a regular expression: V8
+    // runs it as native code, several times faster than a loop over each character, and a
+    // large body is mostly one long string (a 1 MiB `notes`).
+    for (i++; ; i++) {
+      PLAIN.lastIndex = i;
+      PLAIN.test(text);
+      i = PLAIN.lastIndex;
       const code = text.charCodeAt(i);
       if (code === QUOTE) {
         i++;
         return true;
       }
-      if (code < SPACE) return false;
-      if (code === BACKSLASH) {
-        const escaped = text.charCodeAt(++i);
-        if (escaped === 0x75 /* u */) {
-          for (let digit = 0; digit < 4; digit++) if (!isHex(text.charCodeAt(++i))) return false;
-        } else if (!'"\\/bfnrt'.includes(text.charAt(i)) || i >= end) return false;
-      }
+      // The end of the text (NaN) or a control character.
+      if (code !== BACKSLASH) return false;
+      const escaped = text.charCodeAt(++i);
+      if (escaped === 0x75 /* u */) {
+        for (let digit = 0; digit < 4; digit++) if (!isHex(text.charCodeAt(++i))) return false;
+      } else if (!'"\\/bfnrt'.includes(text.charAt(i)) || i >= end) return false;
     }
-    return false;
   };
   const number = (): boolean => {
     if (text.charCodeAt(i) === MINUS) i++;

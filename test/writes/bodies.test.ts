@@ -298,3 +298,31 @@ describe('bodies and the order of checks', () => {
     expect(result.status, await result.text()).toBe(403);
   });
 });
+
+// docs/behaviour.md, "Limits": bodies nesting objects and arrays deeper than 32 levels are a 400
+// (validation and fingerprints walk a body recursively). Only structure counts: brackets and
+// escaped quotes inside strings are text.
+describe('body nesting', () => {
+  const TOO_DEEP = 'Request body nests objects and arrays deeper than 32 levels.';
+  const tooDeep = { status: 400, code: 'parameter_invalid', message: /^Request body nests objects and arrays deeper than 32 levels\.$/ };
+  const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
+  const post = (text: string) => rawRequest('POST', '/v1/clients', text, 'application/json');
+
+  it('32 levels are read (the answer is about the fields), 33 are a 400 saying so', async () => {
+    const read = await post(`{"name":"Acme","metadata":${nested(31)}}`);
+    expect(read.status, read.text).toBe(400);
+    expect(read.json.error.message).not.toBe(TOO_DEEP);
+    expectError(await post(`{"name":"Acme","metadata":${nested(32)}}`), tooDeep);
+    expectError(await post(`[${'['.repeat(40)}${']'.repeat(40)}]`), tooDeep);
+  });
+
+  it.each([
+    ['brackets', `{"name":"${'[{'.repeat(40)}"}`],
+    ['escaped quotes before brackets', `{"name":"\\"${'['.repeat(40)}\\\\","notes":"x\\\\"}`],
+    ['a long string of brackets, large enough to be checked before it is parsed', `{"name":"${'['.repeat(70_000)}"}`],
+  ])('%s inside strings are not nesting: the answer is not about depth', async (_, text) => {
+    const result = await post(text);
+    expect(result.status, result.text.slice(0, 300)).not.toBe(500);
+    expect(result.json.error?.message ?? '').not.toBe(TOO_DEEP);
+  });
+});
