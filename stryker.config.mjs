@@ -67,7 +67,31 @@ const EQUIVALENT = [
     file: 'src/clock/derive.ts',
     line: '? (key, message) => hmac(sha256, key, message)',
     node: '(key, message) => hmac(sha256, key, message)',
-    reason: 'the pure JavaScript HMAC runs only where Node crypto is missing (workerd), out of reach of Node suites; test/workers/pinned-clock.test.ts holds it to the same stored bytes',
+    reason: 'the pure JavaScript HMAC runs only where Node crypto is missing (the deployed Worker), out of reach of Node suites; test/worker-parity.test.ts holds the deployed bundle to the same stored bytes',
+  },
+  {
+    file: 'src/clock/derive.ts',
+    line: 'if (nodeCrypto !== undefined || webCrypto === undefined) return derivationRoot(seed, material);',
+    node: 'nodeCrypto !== undefined || webCrypto === undefined',
+    reason: "on Node both ways are HMAC-SHA256 and give the same bits (Node has Web Crypto too); Web Crypto's way runs only on the deployed Worker, which test/worker-parity.test.ts holds to the same stored bytes",
+  },
+  {
+    file: 'src/clock/derive.ts',
+    line: 'async function webCryptoHmac(',
+    mutator: 'all',
+    reason: 'Web Crypto HMAC, run only on the deployed Worker (no Node crypto), out of reach of Node suites; test/worker-parity.test.ts holds it to the stored bytes',
+  },
+  {
+    file: 'src/clock/derive.ts',
+    line: "const imported = await subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);",
+    mutator: 'all',
+    reason: 'as above: only on the deployed Worker, held by test/worker-parity.test.ts',
+  },
+  {
+    file: 'src/clock/derive.ts',
+    line: "return new Uint8Array(await subtle.sign('HMAC', imported, message));",
+    mutator: 'all',
+    reason: 'as above: only on the deployed Worker, held by test/worker-parity.test.ts',
   },
 ];
 
@@ -145,6 +169,11 @@ export default {
   coverageAnalysis: 'perTest',
   mutate: MEASURED,
   ignorePatterns: ['coverage', 'reports', '.wrangler', 'test-results', '*.tgz', 'test/.readme-examples', 'test/.typed-client'],
+  // Static mutants (constants and schemas built as modules load) would each need the whole suite
+  // run with the sources loaded again: 1,543 of them in src/http, src/webhooks, src/resources and
+  // the store, 25 hours here. They are left out (reported as ignored); the reference's own
+  // transcription in test/reference holds those constants instead (docs/operations.md).
+  ignoreStatic: true,
   incremental: true,
   incrementalFile: '.stryker/incremental.json',
   // Two cores, shared: one test process.
