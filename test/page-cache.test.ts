@@ -32,6 +32,93 @@ describe('list page cache', () => {
     expect(cache.get('too big')).toBeUndefined();
   });
 
+  // A clock of the test's: each page's age and the doorkeeper's are what the test says.
+  function clocked(maxBytes: number, options: { maxEntries?: number; maxAgeMs?: number } = {}) {
+    const clock = { now: 0 };
+    return { clock, cache: new PageCache(maxBytes, { ...options, now: () => clock.now }) };
+  }
+  /** A query missed twice: the second miss admits its page. */
+  function missTwice(cache: PageCache, key: string, body: Uint8Array<ArrayBuffer>): void {
+    cache.set(key, body);
+    cache.set(key, body);
+  }
+
+  it('weighs an entry as its body, its key at two bytes a character and 128 bytes more, counted once', () => {
+    const { cache } = clocked(10_000);
+    missTwice(cache, 'abcd', new Uint8Array(100));
+    expect(cache.size).toBe(1);
+    // 100 body bytes + 4 characters × 2 + 128 overhead.
+    expect(cache.bytes).toBe(236);
+    // The same query missed twice again (as two apps sharing the cache may): still one entry, weighed once.
+    missTwice(cache, 'abcd', new Uint8Array(100));
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBe(236);
+  });
+
+  it('keeps a page that weighs exactly the byte bound, never one past it, and a page too big drops nothing', () => {
+    // 870 + 1 × 2 + 128 = 1000: exactly the bound.
+    const exact = clocked(1000);
+    missTwice(exact.cache, 'k', new Uint8Array(870));
+    expect(exact.cache.get('k')?.byteLength).toBe(870);
+    expect(exact.cache.bytes).toBe(1000);
+    // 871 + 2 + 128 = 1001: one byte past it, never cached, and the page already cached stays.
+    const { cache } = clocked(1000, { maxEntries: 10 });
+    missTwice(cache, 'a', new Uint8Array(10));
+    missTwice(cache, 'b', new Uint8Array(871));
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')?.byteLength).toBe(10);
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBe(10 + 2 + 128);
+  });
+
+  it('drops the oldest pages when over its bytes or over its entries', () => {
+    // Over bytes: three pages of 300 + 2 + 128 = 430 bytes within 1000 keep the two newest.
+    const bytes = clocked(1000, { maxEntries: 10 });
+    for (const key of ['a', 'b', 'c']) missTwice(bytes.cache, key, new Uint8Array(300));
+    expect([bytes.cache.get('a'), bytes.cache.get('b'), bytes.cache.get('c')].map((page) => page !== undefined)).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect(bytes.cache.bytes).toBe(860);
+    // Over entries: three small pages with room for two keep the two newest.
+    const entries = clocked(1_000_000, { maxEntries: 2 });
+    for (const key of ['a', 'b', 'c']) missTwice(entries.cache, key, new Uint8Array(1));
+    expect([entries.cache.get('a'), entries.cache.get('b'), entries.cache.get('c')].map((page) => page !== undefined)).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect(entries.cache.size).toBe(2);
+  });
+
+  it('forgets the queries missed once when it has seen maxEntries of them', () => {
+    const { cache } = clocked(1_000_000, { maxEntries: 2 });
+    cache.set('a', new Uint8Array(1));
+    cache.set('b', new Uint8Array(1));
+    // The doorkeeper holds two keys, its bound: the next miss clears it first, so `a` is new again.
+    cache.set('a', new Uint8Array(1));
+    expect(cache.get('a'), 'missed twice, but across a reset').toBeUndefined();
+    // With room for three keys, the same misses admit `a`.
+    const roomier = clocked(1_000_000, { maxEntries: 3 });
+    for (const key of ['a', 'b', 'a']) roomier.cache.set(key, new Uint8Array(1));
+    expect(roomier.cache.get('a')).toBeDefined();
+  });
+
+  it('forgets the queries missed once maxAgeMs after it began remembering them, to the millisecond', () => {
+    const { clock, cache } = clocked(1_000_000, { maxEntries: 100, maxAgeMs: 1000 });
+    cache.set('a', new Uint8Array(1));
+    clock.now = 999;
+    cache.set('b', new Uint8Array(1));
+    cache.set('b', new Uint8Array(1));
+    expect(cache.get('b'), 'a second miss within maxAgeMs admits the page').toBeDefined();
+    clock.now = 1000;
+    cache.set('a', new Uint8Array(1));
+    expect(cache.get('a'), 'at maxAgeMs the first miss is forgotten').toBeUndefined();
+    cache.set('a', new Uint8Array(1));
+    expect(cache.get('a')).toBeDefined();
+  });
+
   it('serves each seed and each account its own pages', async () => {
     const first = testApp();
     const second = testApp({ SANDBOX_SEED: 'another-seed' });

@@ -130,7 +130,7 @@ export class ResourceIndex<T extends Listable> {
    */
   page(matches: ((record: T) => boolean) | undefined, limit: number, startingAfter: string | undefined): Uint8Array<ArrayBuffer> {
     const { records, bytes: all, position } = this.#data();
-    let index = startingAfter === undefined ? 0 : (position.get(startingAfter) ?? -1) + 1;
+    let index = startingAfter === undefined ? 0 : (position.get(startingAfter) as number) + 1;
     const parts: Uint8Array<ArrayBuffer>[] = [];
     let size = 0;
     let lastId: string | null = null;
@@ -147,7 +147,8 @@ export class ResourceIndex<T extends Listable> {
       size += bytes.byteLength;
       lastId = record.id;
     }
-    const cursor = hasMore && lastId !== null ? `"${lastId}"` : 'null';
+    // A page with more after it holds at least one record (limit is at least 1).
+    const cursor = hasMore ? `"${lastId}"` : 'null';
     const close = utf8(`],"has_more":${hasMore},"next_cursor":${cursor}}`);
     // One allocation and a copy per record: the page is never serialised or encoded again.
     const body = new Uint8Array(LIST_OPEN.byteLength + size + Math.max(parts.length - 1, 0) + close.byteLength);
@@ -173,8 +174,7 @@ interface Dated {
 
 /** Newest first: created_at descending, then ID descending so ties have one order. */
 export function newestFirst(a: Dated, b: Dated): number {
-  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+  return ascending(b.created_at, a.created_at) || ascending(b.id, a.id);
 }
 
 /**
@@ -182,15 +182,21 @@ export function newestFirst(a: Dated, b: Dated): number {
  * then window.start, then ID; undated jobs last.
  */
 export function soonestFirst(a: Job, b: Job): number {
-  const keyOf = (job: Job) => [job.scheduled_for ?? '\uffff', job.window?.start ?? '\uffff', job.id] as const;
-  const [ka, kb] = [keyOf(a), keyOf(b)];
-  for (let i = 0; i < ka.length; i++) {
-    if (ka[i] !== kb[i]) return (ka[i] as string) < (kb[i] as string) ? -1 : 1;
-  }
-  return 0;
+  return (
+    ascending(a.scheduled_for ?? UNDATED, b.scheduled_for ?? UNDATED) ||
+    ascending(a.window?.start ?? UNDATED, b.window?.start ?? UNDATED) ||
+    ascending(a.id, b.id)
+  );
 }
 
-/** The reference's list order: newest first, except jobs, which are soonest first. */
+/** Sorts after every time the API writes. */
+const UNDATED = '\uffff';
+
+/** Strings in code-unit order, as the times and IDs of the API sort. */
+function ascending(x: string, y: string): number {
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 function listOrder(collection: Collection): (a: Listable, b: Listable) => number {
   return (collection === 'jobs' ? soonestFirst : newestFirst) as (a: Listable, b: Listable) => number;
 }

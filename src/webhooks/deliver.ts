@@ -63,7 +63,7 @@ async function attemptOnce(body: string, options: DeliveryOptions, attempt: numb
     });
     // Read the answer (within the same time-out) so the connection can be reused.
     await response.arrayBuffer();
-    const delivered = response.status >= 200 && response.status < 300;
+    const delivered = response.ok;
     return { attempt, status: response.status, ms: ms(), delivered };
   } catch (error) {
     return { attempt, error: failureOf(error, options.timeoutMs), ms: ms(), delivered: false };
