@@ -20,7 +20,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(): Promise<Receiver> {
+/** `onRequest` runs as each delivery has arrived, before its answer. */
+export async function startReceiver(onRequest: () => void = () => {}): Promise<Receiver> {
   const deliveries: Delivery[] = [];
   const answers: number[] = [];
   const server: Server = createServer((request, response) => {
@@ -33,6 +34,7 @@ export async function startReceiver(): Promise<Receiver> {
         userAgent: request.headers['user-agent'],
         contentType: request.headers['content-type'],
       });
+      onRequest();
       response.writeHead(answers.shift() ?? 200).end();
     });
   });

@@ -5,58 +5,38 @@
 // code through `trigger`'s printed lines; this file reads deliver's own result. Also the sample
 // events `trigger` sends, when the sample data has none of a type.
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.js';
 import { deliver } from '../../src/webhooks/deliver.js';
 import { sampleEventOfType } from '../../src/webhooks/sample-events.js';
+import { type Delivery, type Receiver, startReceiver } from '../events/receiver.js';
 
 const SECRET = 'whsec_deliveryTestSecret01234567';
 const BODY = '{"id":"evt_deliveryTest0001","object":"event","type":"job.created"}';
 
-interface Received {
-  body: string;
-  signature: string | undefined;
-  contentType: string | undefined;
-  userAgent: string | undefined;
-}
-
 /** Servers a test opened, closed after it whatever happened. */
-const opened: (Server | TcpServer)[] = [];
+const opened: TcpServer[] = [];
+const receivers: Receiver[] = [];
 afterEach(async () => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
-  for (const server of opened.splice(0)) {
-    if ('closeAllConnections' in server) server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  for (const started of receivers.splice(0)) await started.close();
+  for (const server of opened.splice(0)) await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-async function listen<T extends Server | TcpServer>(server: T): Promise<string> {
+async function listen(server: TcpServer): Promise<string> {
   opened.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
 }
 
 /** An HTTP receiver answering the statuses given, in turn (then 200); `onRequest` runs before each answer. */
-async function receiver(statuses: number[], onRequest: () => void = () => {}): Promise<{ url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({
-        body: Buffer.concat(chunks).toString('utf8'),
-        signature: request.headers['service-signature'] as string | undefined,
-        contentType: request.headers['content-type'],
-        userAgent: request.headers['user-agent'],
-      });
-      onRequest();
-      response.writeHead(statuses.shift() ?? 200).end();
-    });
-  });
-  return { url: await listen(server), received };
+async function receiver(statuses: number[], onRequest?: () => void): Promise<{ url: string; received: Delivery[] }> {
+  const started = await startReceiver(onRequest);
+  started.answers.push(...statuses);
+  receivers.push(started);
+  return { url: started.url, received: started.deliveries };
 }
 
 /** A TCP server that does `onData` with each connection once the request's first bytes arrive. */
@@ -85,7 +65,7 @@ const options = (url: string, more: Partial<Parameters<typeof deliver>[1]> = {})
 });
 
 /** The reference's rule, checked without src/: v1 is the HMAC-SHA256 of "<t>.<body>" with the secret. */
-function expectSigned(delivery: Received): void {
+function expectSigned(delivery: Delivery): void {
   const match = delivery.signature?.match(/^t=(\d+),v1=([0-9a-f]{64})$/);
   expect(match, delivery.signature).not.toBeNull();
   const [, t, v1] = match as RegExpMatchArray;

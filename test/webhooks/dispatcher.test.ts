@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeliveryAttempt } from '../../src/webhooks/deliver.js';
 import { describeDelivery, RequestScopedDelivery, refusedSignature, WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { signedTarget } from '../../src/webhooks/target.js';
+import { type Delivery, type Receiver, startReceiver } from '../events/receiver.js';
 import type { WriteEvent } from '../../src/webhooks/write-events.js';
 
 const SECRET = 'whsec_dispatcherTestSecret012345';
@@ -25,39 +26,23 @@ function event(n: number, type: WriteEvent['type'] = 'job.created'): WriteEvent 
   return { id, type, body: `{"id":"${id}","object":"event","type":"${type}"}` };
 }
 
-interface Received {
-  body: string;
-  signature: string;
-  userAgent: string | undefined;
-}
-
 const servers: Server[] = [];
+const receivers: Receiver[] = [];
 afterEach(async () => {
   // Spies first: a spy on the faked setTimeout would otherwise put the fake back after the clock's.
   vi.restoreAllMocks();
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  for (const started of receivers.splice(0)) await started.close();
   for (const server of servers.splice(0)) await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
 /** A receiver on loopback answering the statuses given, in turn (then 200). */
-async function receiver(statuses: number[] = []): Promise<{ url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({
-        body: Buffer.concat(chunks).toString('utf8'),
-        signature: String(request.headers['service-signature']),
-        userAgent: request.headers['user-agent'],
-      });
-      response.writeHead(statuses.shift() ?? 200).end();
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received };
+async function receiver(statuses: number[] = []): Promise<{ url: string; received: Delivery[] }> {
+  const started = await startReceiver();
+  started.answers.push(...statuses);
+  receivers.push(started);
+  return { url: started.url, received: started.deliveries };
 }
 
 /** A URL on which nothing listens: a port opened, then closed. */
@@ -70,8 +55,8 @@ async function closedUrl(): Promise<string> {
 }
 
 /** The reference's signature, checked without src/: v1 is the HMAC-SHA256 of "<t>.<body>". */
-function signedBySecret(delivery: Received): boolean {
-  const [, t, v1] = delivery.signature.match(/^t=(\d+),v1=([0-9a-f]{64})$/) ?? [];
+function signedBySecret(delivery: Delivery): boolean {
+  const [, t, v1] = (delivery.signature ?? '').match(/^t=(\d+),v1=([0-9a-f]{64})$/) ?? [];
   return v1 === createHmac('sha256', SECRET).update(`${t}.${delivery.body}`).digest('hex');
 }
 
