@@ -245,6 +245,14 @@ describe('the store of a seed', () => {
     expect(accounts.B.clients.records.map((row) => row.id)).toEqual(
       inReferenceOrder(data.accounts.B.clients, 'clients').map((row) => row.id),
     );
+    // The fresh module's own bytes and order: a page as it serves it, and jobs sorted by it.
+    const page = JSON.parse(new TextDecoder().decode(accounts.A.jobs.page(undefined, 3, undefined)));
+    expect(page).toMatchObject({ object: 'list', has_more: true, next_cursor: page.data[2]?.id });
+    expect(page.data).toHaveLength(3);
+    const sorted = module.SampleStore.fromData({ ...data, seed: 'store-test-fresh-sort' });
+    expect(sorted.accounts.A.jobs.records.map((row) => row.id)).toEqual(
+      inReferenceOrder(data.accounts.A.jobs, 'jobs').map((row) => row.id),
+    );
     // Any other seed is generated: a promise.
     const other = module.sampleStore('store-test-not-prebuilt');
     expect(other).toBeInstanceOf(Promise);
