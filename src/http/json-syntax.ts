@@ -23,7 +23,11 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
 /** A run of characters a JSON string holds as they are: anything but a quote, a backslash or a control character. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON strings exclude exactly U+0000 to U+001F.
 const PLAIN = /[^"\\\u0000-\u001f]*/y;
+
+/** What may follow a backslash besides u: " \\ / b f n r t. */
+const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 
 const isDigit = (code: number) => code >= ZERO && code <= NINE;
 const isHex = (code: number) => isDigit(code) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
@@ -63,7 +67,7 @@ export function isJsonText(text: string): boolean {
       const escaped = text.charCodeAt(++i);
       if (escaped === 0x75 /* u */) {
         for (let digit = 0; digit < 4; digit++) if (!isHex(text.charCodeAt(++i))) return false;
-      } else if (!'"\\/bfnrt'.includes(text.charAt(i)) || i >= end) return false;
+      } else if (!SIMPLE_ESCAPES.has(escaped)) return false; // NaN, past the end, too
     }
   };
   const number = (): boolean => {
