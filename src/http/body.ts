@@ -26,13 +26,16 @@ interface BodyBytes {
 
 async function readLimited(request: Request): Promise<BodyBytes> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+  // Number(null) is 0: no declared length is never too large.
+  if (Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   // A small body with a declared length arrives whole: read it at once (@hono/node-server reads
   // such bodies without web streams). A large one is kept as the chunks the socket gave, never
   // copied into one buffer (twice, by @hono/node-server's arrayBuffer()): under a flood of large
   // bodies those copies held tens of MiB at a time. Without a length, count while reading.
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) < CHECKED_BODY_BYTES) {
     const bytes = new Uint8Array(await request.arrayBuffer());
+    // A Request made in-process (createSandbox().fetch) may carry more than its length says.
+    if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
     return { chunks: [bytes], size: bytes.byteLength };
   }
   if (request.body === null) return { chunks: [], size: 0 };
@@ -65,7 +68,7 @@ function decodeUtf8(chunks: readonly Uint8Array[]): string {
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function isJsonContentType(value: string): boolean {
-  const mediaType = value.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  const mediaType = (value.split(';', 1)[0] as string).trim().toLowerCase();
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
 

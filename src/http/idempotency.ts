@@ -41,9 +41,8 @@ export async function withIdempotency(
         param: 'Idempotency-Key',
         message: 'A request with this Idempotency-Key is still being processed. Retry once it has finished.',
       });
-    case 'new':
-      break;
   }
+  // 'new': this request runs.
   let response: StoredResponse;
   try {
     response = await run();
