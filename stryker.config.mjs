@@ -186,6 +186,24 @@ const EQUIVALENT = [
     mutator: 'OptionalChaining',
     reason: 'the responder makes the mint before it asks for the ID, so the mint is always there',
   },
+  {
+    file: 'src/clock/derive.ts',
+    line: 'export async function derivationRootAsync(seed: string, material: RequestMaterial): Promise<Uint8Array> {',
+    mutator: 'BlockStatement',
+    reason: 'on Node the root computed early is the one the first use computes: preparing it matters for CPU on the Worker only, where test/worker-parity.test.ts holds the bytes',
+  },
+  {
+    file: 'src/clock/mint.ts',
+    line: 'async prepare(): Promise<void> {',
+    mutator: 'BlockStatement',
+    reason: 'as for derivationRootAsync: an unprepared root is computed on first use, the same',
+  },
+  {
+    file: 'src/clock/mint.ts',
+    line: 'this.#root ??= await derivationRootAsync(this.#seed, { ...this.#material(), time: this.pinned });',
+    mutator: 'AssignmentOperator',
+    reason: 'as above: a root not kept here is computed on first use from the same request, the same',
+  },
 ];
 
 /** The line (1-based) of a rule's text in a file's code; it must be on exactly one line. */
