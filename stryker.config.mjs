@@ -162,7 +162,7 @@ const EQUIVALENT = [
   },
   {
     file: 'src/http/clock.ts',
-    line: 'if (header === undefined || parsePinnedTime(header.trim()) !== undefined) return;',
+    line: 'if (header === undefined || parsePinnedTime(header) !== undefined) return;',
     node: 'header === undefined',
     reason: 'the app calls this check only when the header is present (src/app.ts)',
   },
@@ -264,6 +264,7 @@ const MEASURED = [
   'src/webhooks/**/*.ts',
   'src/data/store.ts',
   'src/data/page-cache.ts',
+  'src/http/{auth,body,clock,env,idempotency,json-syntax,request-id}.ts',
 ];
 
 /**
@@ -271,7 +272,7 @@ const MEASURED = [
  * a time with `npx stryker run --mutate` (the incremental file keeps every run's results),
  * triage the survivors, then move the pattern to MEASURED.
  */
-export const NOT_YET_MEASURED = ['src/http/**/*.ts', 'src/resources/**/*.ts'];
+export const NOT_YET_MEASURED = ['src/http/{endpoint,messages,query,reply,validation}.ts', 'src/resources/**/*.ts'];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

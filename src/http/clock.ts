@@ -22,7 +22,7 @@ export function clockOf(seed: string, pinned: Date | null, clock: () => Date): M
     let mint = c.get('mint');
     if (mint !== undefined) return mint;
     const header = c.req.header(CLOCK_HEADER);
-    const time = (header === undefined ? undefined : parsePinnedTime(header.trim())) ?? pinned;
+    const time = (header === undefined ? undefined : parsePinnedTime(header)) ?? pinned;
     mint =
       time === null
         ? running
@@ -41,6 +41,6 @@ export function clockOf(seed: string, pinned: Date | null, clock: () => Date): M
 /** Where Sandbox-Simulate is checked, right after the key: a header that is not a time is a 400. */
 export function checkClockHeader(c: Context<SandboxEnv>): void {
   const header = c.req.header(CLOCK_HEADER);
-  if (header === undefined || parsePinnedTime(header.trim()) !== undefined) return;
+  if (header === undefined || parsePinnedTime(header) !== undefined) return;
   throw new ApiError('parameter_invalid', { param: CLOCK_HEADER, message: `Invalid ${CLOCK_HEADER}: ${pinnedTimeRule(header)}.` });
 }

@@ -31,6 +31,17 @@ describe('Authorization', () => {
     },
   );
 
+  // Only spaces and tabs around a header are not part of it (fetch's Headers drop them): any other
+  // character, such as a no-break space, is part of what was sent.
+  it('refuses a no-break space before Bearer as not a Bearer header, and one after the key as part of the key', async () => {
+    const before = await get(app, `\u00a0Bearer ${PUBLIC_KEY}`);
+    expectError(before, { status: 401, code: 'api_key_invalid' });
+    expect(before.json.error.message).toBe(NOT_BEARER);
+    const after = await get(app, `Bearer ${PUBLIC_KEY}\u00a0`);
+    expectError(after, { status: 401, code: 'api_key_invalid' });
+    expect(after.json.error.message).toBe('Invalid API key provided.');
+  });
+
   it.each([['Bearer'], ['bearer   ']])('answers %j, Bearer with no key, 401 api_key_missing', async (authorization) => {
     expectError(await get(app, authorization), { status: 401, code: 'api_key_missing' });
   });

@@ -77,8 +77,9 @@ describe('the 1 MiB limit', () => {
   // "1e1" and "0x10" read as small numbers, but they are not a length: the body is counted as it arrives.
   // In-process, a Request may carry more than its Content-Length says (over a socket, Node's
   // parser cuts the body at the declared length): still 413 past 1 MiB.
-  it('answers 413 to a body over 1 MiB whose Content-Length says 10 bytes', async () => {
+  it('answers 413 to a body over 1 MiB whose Content-Length says 10 bytes, and reads one of exactly 1 MiB', async () => {
     expectTooLarge(await post(padded(MIB + 1), { ...JSON_TYPE, 'Content-Length': '10' }));
+    expectRead(await post(padded(MIB), { ...JSON_TYPE, 'Content-Length': '10' }));
   });
 
   it.each([['1e1'], ['0x10'], ['+10']])('counts the bytes of a body whose Content-Length is %s: over 1 MiB is 413', async (declared) => {
