@@ -197,6 +197,7 @@ function ascending(x: string, y: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** The reference's list order: newest first, except jobs, which are soonest first. */
 function listOrder(collection: Collection): (a: Listable, b: Listable) => number {
   return (collection === 'jobs' ? soonestFirst : newestFirst) as (a: Listable, b: Listable) => number;
 }

@@ -26,7 +26,7 @@ interface BodyBytes {
 
 async function readLimited(request: Request): Promise<BodyBytes> {
   const declared = request.headers.get('content-length');
-  // Number(null) is 0: no declared length is never too large.
+  // Without a declared length (Number(null) is 0), the body is counted as it is read below.
   if (Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   // A small body with a declared length arrives whole: read it at once (@hono/node-server reads
   // such bodies without web streams). A large one is kept as the chunks the socket gave, never
