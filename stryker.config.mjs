@@ -204,6 +204,96 @@ const EQUIVALENT = [
     mutator: 'AssignmentOperator',
     reason: 'as above: a root not kept here is computed on first use from the same request, the same',
   },
+  {
+    file: 'src/http/messages.ts',
+    line: 'let tie = false;',
+    mutator: 'BooleanLiteral',
+    reason: 'every choice that sets best also sets tie to false, and with no best the answer is undefined either way',
+  },
+  {
+    file: 'src/http/messages.ts',
+    line: 'for (let i = 0; i < a.length; i++) {',
+    mutator: 'EqualityOperator',
+    reason: '`<=` reads one place past the end, where both strings give undefined (equal), so the loop goes on and ends as before',
+    alsoIgnored: '`i >= a.length`, killed by test/http/messages-words.test.ts "closestChoice" (a swap of two letters is one edit)',
+  },
+  {
+    file: 'src/http/messages.ts',
+    line: 'return false;',
+    node: 'false',
+    reason: "isSwap ends here with 0 or 1 letters apart: closestChoice has already taken a choice equal but for case, and 1 letter apart is 1 edit to Levenshtein too",
+  },
+  {
+    file: 'src/resources/webhook_endpoints/url.ts',
+    line: 'return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];',
+    node: '8 - left.length',
+    reason: "the count only moves groups when `left` is not empty; the URL parser compresses the longest run of zeros, so an address whose first five groups are 0 (the only ones the IPv4 forms read) always begins with `::`, and `left` is empty",
+  },
+  {
+    file: 'src/resources/waste_profiles/schema.ts',
+    line: "ctx.addIssue({ code: 'custom', path: [index], message: `must list each waste code once;",
+    node: "'custom'",
+    reason: "a message beginning with must is used as written, and an issue's code is read only for the params it may carry (received, choices): this one has none",
+  },
+  {
+    file: 'src/resources/webhook_endpoints/schema.ts',
+    line: "ctx.addIssue({ code: 'custom', path: [index], message: `must list each event type once;",
+    node: "'custom'",
+    reason: 'as for the repeated waste code: a "must" message with no params',
+  },
+  {
+    file: 'src/resources/webhook_endpoints/schema.ts',
+    line: "if (events.length > 1) ctx.addIssue({ code: 'custom', path: [index], message: 'must be the only element",
+    node: "'custom'",
+    reason: 'as for the repeated waste code: a "must" message with no params',
+  },
+  {
+    file: 'src/resources/containers/list.ts',
+    line: 'job === undefined && status === undefined && storage === undefined',
+    mutator: 'ConditionalExpression',
+    reason: 'timing only: with no filter given, the predicate made instead matches every record and the page is the same',
+    alsoIgnored: 'the condition made true (filters ignored) and each part made true, killed by test/lists.test.ts (each filter against the reference order)',
+  },
+  {
+    file: 'src/resources/invoices/list.ts',
+    line: 'client === undefined && status === undefined',
+    mutator: 'ConditionalExpression',
+    reason: 'timing only: with no filter given, the predicate made instead matches every record and the page is the same',
+    alsoIgnored: 'the condition made true (filters ignored) and each part made true, killed by test/lists.test.ts (each filter against the reference order)',
+  },
+  {
+    file: 'src/resources/jobs/list.ts',
+    line: 'type === undefined && status === undefined && client === undefined && from === undefined',
+    mutator: 'ConditionalExpression',
+    reason: 'timing only: with no filter given, the predicate made instead matches every record and the page is the same',
+    alsoIgnored: 'the condition made true (filters ignored) and each part made true, killed by test/lists.test.ts (each filter against the reference order)',
+  },
+  {
+    file: 'src/resources/manifests/list.ts',
+    line: 'job === undefined && status === undefined',
+    mutator: 'ConditionalExpression',
+    reason: 'timing only: with no filter given, the predicate made instead matches every record and the page is the same',
+    alsoIgnored: 'the condition made true (filters ignored) and each part made true, killed by test/lists.test.ts (each filter against the reference order)',
+  },
+  {
+    file: 'src/resources/waste_profiles/list.ts',
+    line: 'client === undefined && status === undefined',
+    mutator: 'ConditionalExpression',
+    reason: 'timing only: with no filter given, the predicate made instead matches every record and the page is the same',
+    alsoIgnored: 'the condition made true (filters ignored) and each part made true, killed by test/lists.test.ts (each filter against the reference order)',
+  },
+  {
+    file: 'src/resources/jobs/schema.ts',
+    line: "if (window.start >= window.end) ctx.addIssue({ code: 'custom', path: ['end'],",
+    node: "'custom'",
+    reason: 'as for the repeated waste code: a "must" message with no params',
+  },
+  {
+    file: 'src/resources/webhook_endpoints/schema.ts',
+    line: "if (problem !== null) ctx.addIssue({ code: 'custom', message: `${problem} (webhook URLs are public https URLs)` });",
+    node: "'custom'",
+    reason: 'as for the repeated waste code: a "must" message (each problem begins with must) with no params',
+  },
 ];
 
 /** The line (1-based) of a rule's text in a file's code; it must be on exactly one line. */
@@ -253,26 +343,21 @@ const equivalentMutants = {
 export const strykerPlugins = [{ kind: 'Ignore', name: 'equivalent-mutants', value: equivalentMutants }];
 
 /**
- * The folders whose mutants have all been run and triaged (docs/operations.md, "Mutation
- * testing"): `npm run mutate` keeps them at the recorded score.
+ * What the suites must hold (issue #23): every folder of the request path, and the store's
+ * ordering and paging. All of it has been run and triaged (docs/operations.md, "Mutation
+ * testing"): `npm run mutate` keeps it at the recorded score.
  */
 const MEASURED = [
-  'src/rate-limit/**/*.ts',
-  'src/idempotency/**/*.ts',
+  'src/http/**/*.ts',
   'src/auth/**/*.ts',
-  'src/clock/**/*.ts',
+  'src/idempotency/**/*.ts',
   'src/webhooks/**/*.ts',
+  'src/clock/**/*.ts',
+  'src/rate-limit/**/*.ts',
+  'src/resources/**/*.ts',
   'src/data/store.ts',
   'src/data/page-cache.ts',
-  'src/http/{auth,body,clock,env,idempotency,json-syntax,request-id}.ts',
 ];
-
-/**
- * The rest of the code the suites must hold, not measured or not triaged yet: run a few files at
- * a time with `npx stryker run --mutate` (the incremental file keeps every run's results),
- * triage the survivors, then move the pattern to MEASURED.
- */
-export const NOT_YET_MEASURED = ['src/http/{endpoint,messages,query,reply,validation}.ts', 'src/resources/**/*.ts'];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -33,7 +33,7 @@ export interface Reply {
   /** JSON text, or the UTF-8 bytes of it where they were encoded in advance (sample records). */
   json: string | Uint8Array<ArrayBuffer>;
   /** The events this write emits, each carrying `json` as its data.object (docs/events-from-writes.md). */
-  events?: readonly EventType[];
+  events?: Events | undefined;
 }
 
 export interface HandlerError {
@@ -85,11 +85,12 @@ export function defineEndpoint<Q extends z.ZodType | undefined = undefined, B ex
   };
 }
 
+/** One event or more: a write that emits none passes undefined, never an empty list. */
+type Events = readonly [EventType, ...EventType[]];
+
 /** A record as the JSON body of a success. */
-export function reply(status: 200 | 201, value: unknown, events?: readonly EventType[]): Reply {
-  return events === undefined || events.length === 0
-    ? { status, json: JSON.stringify(value) }
-    : { status, json: JSON.stringify(value), events };
+export function reply(status: 200 | 201, value: unknown, events?: Events): Reply {
+  return { status, json: JSON.stringify(value), events };
 }
 
 /**
@@ -107,10 +108,9 @@ export class PathMatcher {
       byPath.set(endpoint.path, methods);
     }
     for (const [path, methods] of byPath) {
-      const source = path
-        .split(/\{\w+\}/)
-        .map(escapeRegExp)
-        .join('[^/]+');
+      // The reference's paths hold only letters, `_` and `/` besides their `{id}`: nothing a
+      // regular expression reads specially, so the text between is taken as it is.
+      const source = path.split(/\{\w+\}/).join('[^/]+');
       this.#patterns.push({ regex: new RegExp(`^${source}$`), methods });
     }
   }
@@ -123,8 +123,4 @@ export class PathMatcher {
     }
     return [...methods];
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -32,7 +32,10 @@ export function quoted(text: string): string {
 export function shownValue(value: unknown): string {
   if (typeof value === 'string') {
     if (value === '') return 'an empty string';
-    return value.length > SHOWN_MAX ? `${quoted(value)} (${value.length} characters)` : quoted(value);
+    // Characters as quoted() counts them: code points, so an emoji is one.
+    let characters = 0;
+    for (const _ of value) characters++;
+    return characters > SHOWN_MAX ? `${quoted(value)} (${characters} characters)` : quoted(value);
   }
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'a number too large to represent';
   if (typeof value === 'boolean' || value === null) return String(value);
@@ -74,7 +77,8 @@ export function closestChoice(sent: unknown, choices: readonly string[]): string
 
 /** Two neighbouring letters swapped ("ojb" for "job"): one slip of the fingers, two edits to Levenshtein. */
 function isSwap(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
+  // No check of the lengths first: after a swap the rest of each must be equal, which strings of
+  // two lengths never are.
   let first = -1;
   for (let i = 0; i < a.length; i++) {
     if (a[i] === b[i]) continue;
@@ -117,7 +121,8 @@ function sizeWords(issue: Extract<Issue, { code: 'too_small' | 'too_big' }>): st
   const bound = Number(small ? issue.minimum : issue.maximum);
   switch (issue.origin) {
     case 'string':
-      return small ? (bound === 1 ? 'must not be empty' : `must be at least ${bound} characters`) : `must be at most ${bound} characters`;
+      if (small) return bound === 1 ? 'must not be empty' : `must be at least ${bound} characters`;
+      return `must be at most ${bound} character${bound === 1 ? '' : 's'}`;
     case 'array':
     case 'set':
       return `must list at ${small ? 'least' : 'most'} ${bound} item${bound === 1 ? '' : 's'}`;

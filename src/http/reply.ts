@@ -31,9 +31,10 @@ export interface Responder {
 export function responder(rateLimitPolicy: string, mintOf: MintOf): Responder {
   const plain = Object.freeze({ 'Content-Type': 'application/json', 'RateLimit-Policy': rateLimitPolicy });
   const browser = Object.freeze({ ...plain, ...CORS_HEADERS });
-  // The mint first: with a pinned clock it derives the ID (src/http/request-id.ts).
+  // The mint first: with a pinned clock it derives the ID (src/http/request-id.ts). A request's
+  // mint is made once and kept, so asking again costs a lookup.
   const idOf = (c: Context<SandboxEnv>) => {
-    if (c.get('requestId') === undefined) mintOf(c);
+    mintOf(c);
     return requestId(c);
   };
   const respond = (

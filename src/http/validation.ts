@@ -44,7 +44,9 @@ function knownKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] 
     if (inner !== undefined) def = inner._zod.def;
     else if (rest.length === 0) return def.type === 'object' && def.shape ? Object.keys(def.shape) : [];
     else if (def.type === 'object' && def.shape) {
-      const next = def.shape[String(rest[0])] as { _zod: { def: SchemaDef } } | undefined;
+      // Own keys only: a field named constructor or toString is no key of Object.prototype's.
+      const key = String(rest[0]);
+      const next = Object.hasOwn(def.shape, key) ? (def.shape[key] as { _zod: { def: SchemaDef } }) : undefined;
       if (next === undefined) return [];
       def = next._zod.def;
       rest = rest.slice(1);
@@ -102,7 +104,8 @@ export function issueToError(
   const issue = innermost(issues[0] as z.core.$ZodIssue);
   const param = formatParam(issue.path);
   const sent = valueAt(input, issue.path);
-  if (issue.path.length > 0 && !sent.found) {
+  // The body itself (path []) is always there: only a field can be missing.
+  if (!sent.found) {
     return new ApiError('parameter_missing', { param, message: `Missing required param: ${param}.` });
   }
   const words = `${expectation(issue, sent.value)}; received ${receivedOf(issue, sent.value)}.${didYouMean(sent.value, choicesOf(issue))}`;

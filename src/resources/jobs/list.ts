@@ -23,6 +23,6 @@ export const listJobs = listEndpoint({
           (type === undefined || job.type === type) &&
           (status === undefined || job.status === status) &&
           (client === undefined || job.client === client) &&
-          // "jobs on or after it": an undated job is on no date, so it never matches.
-          (from === undefined || (job.scheduled_for !== null && job.scheduled_for >= from)),
+          // "jobs on or after it": an undated job is on no date, so it never matches ('' is before every date).
+          (from === undefined || (job.scheduled_for ?? '') >= from),
 });

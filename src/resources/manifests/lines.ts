@@ -5,9 +5,6 @@ import type { Container } from '../containers/schema.js';
 import type { WasteProfile } from '../waste_profiles/schema.js';
 import type { ManifestLine } from './schema.js';
 
-/** e-Manifest unit code for pounds (fixtures/units-of-measure.json): weights are kept in pounds. */
-const POUNDS = 'P';
-
 /**
  * One line per waste profile, in the order the profiles first appear among `containers` (pass
  * them oldest first). Containers whose contents are not yet profiled (profile null) have no
@@ -32,7 +29,8 @@ export function buildManifestLines(containers: readonly Container[], profilesByI
       waste_codes: [...profile.waste_codes],
       containers: 1,
       quantity: container.weight_lb,
-      unit: POUNDS,
+      // The e-Manifest unit code for pounds (fixtures/units-of-measure.json): weights are kept in pounds.
+      unit: 'P',
     });
   }
   return [...lines.values()];

@@ -44,11 +44,8 @@ export const WasteCodesInput = z
           params: { choices: WASTE_CODE_LIST },
         });
       } else if (seen.has(code)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [index],
-          message: `must list each waste code once; ${code} is also waste_codes[${codes.indexOf(code)}]`,
-        });
+        const first = codes.indexOf(code);
+        ctx.addIssue({ code: 'custom', path: [index], message: `must list each waste code once; ${code} is also waste_codes[${first}]` });
       }
       seen.add(code);
     });

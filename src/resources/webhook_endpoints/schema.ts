@@ -49,11 +49,8 @@ export const WebhookEventsInput = z
           params: { choices: EVENT_TYPES },
         });
       } else if (seen.has(type)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [index],
-          message: `must list each event type once; ${type} is also events[${events.indexOf(type)}]`,
-        });
+        const first = events.indexOf(type);
+        ctx.addIssue({ code: 'custom', path: [index], message: `must list each event type once; ${type} is also events[${first}]` });
       }
       seen.add(type);
     });
