@@ -15,6 +15,7 @@
 //   BENCH_WORKER_REQUESTS requests per kind on Workers            (default 200)
 // Quick smoke run:
 //   BENCH_SECONDS=1 BENCH_ROUNDS=1 BENCH_WARMUP_SECONDS=0.5 BENCH_HEAP_SECONDS=3 BENCH_COLD_RUNS=1 npm run bench
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,35 @@ const IN_PROCESS_RATIO_LIMIT = 2;
 const WORKER_START_RATIO_LIMIT = 2;
 const WORKER_CPU_LIMIT_MS = 10;
 
+/**
+ * The other Node versions users run, as `npm test` keeps them (scripts/node-versions.mjs):
+ * measured when their binary is already in the cache, never downloaded by the benchmark.
+ */
+const OTHER_NODE_VERSIONS = ['22', '24'];
+
+function cachedNode(major) {
+  const binary = join(ROOT, 'node_modules', '.cache', 'node-versions', major, 'bin', 'node');
+  return existsSync(binary) ? binary : undefined;
+}
+
+/** The same comparison on another Node version: node dist/server.js and the bare server, interleaved. */
+async function measureColdStartsOn(major, runs) {
+  const node = cachedNode(major);
+  if (node === undefined) {
+    console.log(`  Node ${major}: not measured (no binary in node_modules/.cache/node-versions; \`npm test\` fetches it)`);
+    return { major, measured: false };
+  }
+  const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  const jobs = [];
+  const bare = [];
+  for (let run = 0; run < runs; run++) {
+    bare.push(await coldStart(ROOT, '/v1/jobs?limit=1', 'scripts/bench/bare-start.mjs', node));
+    jobs.push(await coldStart(ROOT, '/v1/jobs?limit=1', 'dist/server.js', node));
+  }
+  console.log(`  Node ${version}: sandbox ${jobs.map(formatMs).join(', ')} ms; bare ${bare.map(formatMs).join(', ')} ms`);
+  return { major, version, measured: true, jobs: spread(jobs), bare: spread(bare), ratio: spread(jobs.map((ms, i) => ms / bare[i])) };
+}
+
 async function measureColdStarts(runs) {
   const jobs = [];
   const bin = [];
@@ -90,6 +120,11 @@ async function measureColdStarts(runs) {
   console.log(`  sandbox, the bin (node dist/cli.js), the same:     ${bin.map(formatMs).join(', ')} ms`);
   console.log(`  bare,    node scripts/bench/bare-start.mjs, same:  ${bare.map(formatMs).join(', ')} ms`);
   console.log(`  sandbox, node dist/server.js, GET /health:         ${health.map(formatMs).join(', ')} ms`);
+  // Start-up is what differs most between versions (the compile cache, V8's heap defaults).
+  const versions = [];
+  for (const major of OTHER_NODE_VERSIONS) {
+    if (process.versions.node.split('.')[0] !== major) versions.push(await measureColdStartsOn(major, runs));
+  }
   return {
     runs,
     jobs: spread(jobs),
@@ -98,6 +133,7 @@ async function measureColdStarts(runs) {
     bare: spread(bare),
     ratio: spread(jobs.map((ms, i) => ms / bare[i])),
     binRatio: spread(bin.map((ms, i) => ms / bare[i])),
+    versions,
   };
 }
 
@@ -380,6 +416,14 @@ function targetRows(throughput, heap, worker, cold, inProcess, workers) {
       formatSpread(cold.binRatio, formatRatio),
       verdict(cold.binRatio.median <= COLD_START_RATIO_LIMIT),
     ],
+    ...cold.versions
+      .filter((other) => other.measured)
+      .map((other) => [
+        `spawn to first 200 of GET /v1/jobs?limit=1, node dist/server.js / bare, Node ${other.version}`,
+        `<= ${formatRatio(COLD_START_RATIO_LIMIT)}`,
+        formatSpread(other.ratio, formatRatio),
+        verdict(other.ratio.median <= COLD_START_RATIO_LIMIT),
+      ]),
     [
       'in-process: import + createSandbox() + first GET / Hono one-route app',
       `<= ${formatRatio(IN_PROCESS_RATIO_LIMIT)}`,
@@ -437,6 +481,12 @@ function otherRows(cold, heap, worker, inProcess) {
     [`spawn to first 200 of GET /v1/jobs?limit=1, node dist/server.js (${cold.runs} runs)`, `${formatSpread(cold.jobs, formatMs)} ms`],
     [`the same, the bin (node dist/cli.js)`, `${formatSpread(cold.bin, formatMs)} ms`],
     [`bare @hono/node-server, the same (${cold.runs} runs)`, `${formatSpread(cold.bare, formatMs)} ms`],
+    ...cold.versions
+      .filter((other) => other.measured)
+      .flatMap((other) => [
+        [`the same on Node ${other.version}: node dist/server.js`, `${formatSpread(other.jobs, formatMs)} ms`],
+        [`the same on Node ${other.version}: bare`, `${formatSpread(other.bare, formatMs)} ms`],
+      ]),
     [
       `in-process: import + createSandbox() + first GET, spawn to exit (${inProcess.runs} runs)`,
       `${formatSpread(inProcess.sandbox, formatMs)} ms`,

@@ -1,6 +1,7 @@
 // Issues #24 and #25: however the server is started (`npm start`, `node dist/server.js`, the
 // bin), one Node process serves, and SIGTERM to the process a CI script holds (`npm start`'s npm,
-// or node itself) stops all of it and frees the port.
+// or node itself) stops all of it and frees the port. And no V8 flag changes before the first
+// answer (docs/operations.md, "Start-up").
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -88,6 +89,16 @@ async function startServer(command: string, args: readonly string[]): Promise<{ 
   throw new Error(`${command} ${args.join(' ')} never answered /health:\n${output}`);
 }
 
+/** Waits (in bounded steps) until the port accepts connections, without sending a request. */
+async function listening(port: number, child: ChildProcess): Promise<void> {
+  for (let tries = 0; tries < 600; tries++) {
+    if (child.exitCode !== null) throw new Error('the server exited');
+    if (await accepts(port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listened on ${port}`);
+}
+
 /** Waits (in bounded steps) until none of the processes is alive. */
 async function gone(pids: readonly number[]): Promise<boolean> {
   for (let tries = 0; tries < 100; tries++) {
@@ -124,5 +135,46 @@ describe('one process, whichever way the server is started', () => {
     const [code] = child.exitCode === null ? await once(child, 'exit') : [child.exitCode];
     expect(code).toBe(0);
     expect(await accepts(port)).toBe(false);
+  });
+});
+
+describe('the heap bounds are set as the first answer goes out, not at start', () => {
+  // V8 rejects the code caches Node's built-ins are compiled from once a flag has changed, so a
+  // flag set at start made the first answer compile them from source (docs/operations.md).
+  it.each([
+    ['node dist/server.js', 'dist/server.js'],
+    ['the bin, node dist/cli.js', 'dist/cli.js'],
+  ])('%s: no flag while it starts, --heap-growing-percent=20 once after the first answer', async (_, script) => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['-r', './test/v8-flags-log.cjs', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PORT: String(port) },
+    });
+    started.push(child);
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+    }
+    const flagLines = () => output.split('\n').filter((line) => line.startsWith('[v8 flag] '));
+    const growthLines = () => flagLines().filter((line) => line === '[v8 flag] --heap-growing-percent=20');
+
+    await listening(port, child);
+    expect(output).toContain(`http://127.0.0.1:${port}`);
+    expect(flagLines()).toEqual([]);
+
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    for (let tries = 0; tries < 100 && growthLines().length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(growthLines()).toHaveLength(1);
+
+    // Set once: later answers set nothing else but, at some collection, the young generation's cap.
+    for (let request = 0; request < 20; request++) {
+      expect((await fetch(`http://127.0.0.1:${port}/v1/jobs?limit=1`)).status).toBe(401);
+    }
+    expect(growthLines()).toHaveLength(1);
+    const others = flagLines().filter((line) => line !== '[v8 flag] --heap-growing-percent=20');
+    expect(others.every((line) => line === '[v8 flag] --semi-space-growth-factor=1')).toBe(true);
+    expect(others.length).toBeLessThanOrEqual(1);
   });
 });

@@ -2,8 +2,11 @@
 // dist/server.js` (rate limit off) under autocannon at 50 connections, then the profile's self
 // time by file and by function, and the inclusive time of the heaviest call paths.
 //
-//   npm run build && node scripts/bench/profile.mjs [list|get|error|create] [seconds]
-import { spawn } from 'node:child_process';
+//   npm run build && node scripts/bench/profile.mjs [list|get|error|create] [seconds] [--baseline]
+//
+// --baseline profiles the bare baseline server instead (scripts/bench/baseline-server.mjs, sent
+// the sandbox's own answers), so the two profiles can be read side by side.
+import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,15 +17,18 @@ import { freePort, HOST, sleep } from './processes.mjs';
 import { captureScenarios } from './scenarios.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const name = process.argv[2] ?? 'create';
-const seconds = Number(process.argv[3] ?? 8);
+const baseline = process.argv.includes('--baseline');
+const [name = 'create', secondsText = '8'] = process.argv.slice(2).filter((argument) => argument !== '--baseline');
+const seconds = Number(secondsText);
 const directory = mkdtempSync(join(tmpdir(), 'sandbox-profile-'));
 const port = await freePort();
-const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${directory}`, 'dist/server.js'], {
+const profileFlags = ['--cpu-prof', `--cpu-prof-dir=${directory}`];
+const child = spawn(process.execPath, [...(baseline ? [] : profileFlags), 'dist/server.js'], {
   cwd: root,
   env: { ...process.env, PORT: String(port), HOST, SANDBOX_RATE_LIMIT: 'off' },
   stdio: 'ignore',
 });
+let profiled = child;
 try {
   let scenarios;
   for (let tries = 0; scenarios === undefined; tries++) {
@@ -35,12 +41,33 @@ try {
   }
   const scenario = scenarios.find((candidate) => candidate.name === name);
   if (scenario === undefined) throw new Error(`no scenario "${name}": ${scenarios.map((candidate) => candidate.name).join(', ')}`);
-  await runLoad(port, scenario, 2);
-  const load = await runLoad(port, scenario, seconds);
-  console.log(`${name}: ${scenario.method} ${scenario.path}, ${Math.round(load.rps)} req/s over ${seconds} s, profiled`);
+  let target = port;
+  if (baseline) {
+    // The sandbox only supplied the answers; the baseline alone is under load and profiled.
+    profiled = fork(join(root, 'scripts/bench/baseline-server.mjs'), [], {
+      execArgv: profileFlags,
+      serialization: 'advanced',
+      stdio: 'ignore',
+    });
+    const ready = new Promise((resolve) => profiled.once('message', resolve));
+    profiled.send({ type: 'scenarios', scenarios });
+    target = (await ready).port;
+    child.kill('SIGTERM');
+  }
+  await runLoad(target, scenario, 2);
+  const load = await runLoad(target, scenario, seconds);
+  console.log(
+    `${baseline ? 'baseline ' : ''}${name}: ${scenario.method} ${scenario.path}, ${Math.round(load.rps)} req/s over ${seconds} s, profiled`,
+  );
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  for (const process of new Set([child, profiled])) {
+    if (process.exitCode !== null || process.signalCode !== null) continue;
+    const exited = new Promise((resolve) => process.once('exit', resolve));
+    // The baseline exits when its parent disconnects; a signal would end it before --cpu-prof writes.
+    if (process === child) process.kill('SIGTERM');
+    else process.disconnect();
+    await exited;
+  }
 }
 
 const file = readdirSync(directory).find((entry) => entry.endsWith('.cpuprofile'));
@@ -82,4 +109,4 @@ const top = (map, count) =>
     .join('\n');
 console.log(`\nSelf time by file\n${top(byFile, 12)}`);
 console.log(`\nSelf time by function\n${top(byFunction, 30)}`);
-console.log(`\nInclusive time\n${top(inclusive, 50)}`);
+console.log(`\nInclusive time\n${top(inclusive, Number(process.env.PROFILE_TOP ?? 50))}`);

@@ -7,12 +7,15 @@ import { PUBLIC_KEY } from './scenarios.mjs';
 const POLL_INTERVAL_MS = 5;
 const START_DEADLINE_MS = 60_000;
 
-/** `node <script>` (dist/server.js by default) on a free port; `since` is the moment of the spawn. */
-async function spawnSandbox(root, script = 'dist/server.js', extraEnv = {}) {
+/**
+ * `node <script>` (dist/server.js by default) on a free port; `since` is the moment of the spawn.
+ * `node` is the binary: this benchmark's own by default, or another version's.
+ */
+async function spawnSandbox(root, script = 'dist/server.js', extraEnv = {}, node = process.execPath) {
   const port = await freePort();
   const since = performance.now();
   const env = { ...process.env, PORT: String(port), HOST, SANDBOX_RATE_LIMIT: 'off', ...extraEnv };
-  const child = spawnTracked(process.execPath, [script], { cwd: root, env });
+  const child = spawnTracked(node, [script], { cwd: root, env });
   return { child, port, since };
 }
 
@@ -48,10 +51,11 @@ export async function startSandbox(root, extraEnv = {}) {
 
 /**
  * One cold start: a fresh process on a free port, timed from spawn to the first 200 of `path`.
- * `script` is the sandbox's dist/server.js, or the bare server of the comparison.
+ * `script` is the sandbox's dist/server.js, or the bare server of the comparison; `node` the
+ * binary that runs it.
  */
-export async function coldStart(root, path, script = 'dist/server.js') {
-  const sandbox = await spawnSandbox(root, script);
+export async function coldStart(root, path, script = 'dist/server.js', node = process.execPath) {
+  const sandbox = await spawnSandbox(root, script, {}, node);
   try {
     return await timeToFirstOk(sandbox, path);
   } finally {

@@ -3,11 +3,12 @@
 // memory bounded under floods (docs/operations.md, "Memory bounds").
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
-import { boundHeapGrowth, capYoungGeneration } from './heap.js';
+import { boundHeapAtFirstAnswer } from './heap.js';
 
-// Both bounds are set at run time: no flags to pass, no second start of Node.
-boundHeapGrowth();
-capYoungGeneration();
+// The heap's bounds are set at run time: no flags to pass, no second start of Node. They are set
+// as the first answer goes out, so that no flag changes while start-up loads Node's built-ins
+// (src/cli/heap.ts).
+boundHeapAtFirstAnswer();
 
 // Node 22.1+ keeps the compiled bundles on disk, so a second start skips most of the compiling
 // (the start-up a CI job pays on every run). Node 20 has no compile cache: nothing to enable.
