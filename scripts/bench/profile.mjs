@@ -5,7 +5,8 @@
 //   npm run build && node scripts/bench/profile.mjs [list|get|error|create] [seconds] [--baseline]
 //
 // --baseline profiles the bare baseline server instead (scripts/bench/baseline-server.mjs, sent
-// the sandbox's own answers), so the two profiles can be read side by side.
+// the sandbox's own answers), so the two profiles can be read side by side. PROFILE_TOP=<n> lists
+// n call paths (default 50).
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,12 +61,12 @@ try {
     `${baseline ? 'baseline ' : ''}${name}: ${scenario.method} ${scenario.path}, ${Math.round(load.rps)} req/s over ${seconds} s, profiled`,
   );
 } finally {
-  for (const process of new Set([child, profiled])) {
-    if (process.exitCode !== null || process.signalCode !== null) continue;
-    const exited = new Promise((resolve) => process.once('exit', resolve));
+  for (const server of new Set([child, profiled])) {
+    if (server.exitCode !== null || server.signalCode !== null) continue;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
     // The baseline exits when its parent disconnects; a signal would end it before --cpu-prof writes.
-    if (process === child) process.kill('SIGTERM');
-    else process.disconnect();
+    if (server === child) server.kill('SIGTERM');
+    else server.disconnect();
     await exited;
   }
 }
