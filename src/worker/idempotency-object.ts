@@ -16,6 +16,7 @@ export const IN_FLIGHT_LEASE_MS = 60_000;
 
 /** The one row an object holds: `status` and `body` are null while the request runs. */
 export interface IdempotencyRow extends Record<string, SqlStorageValue> {
+  /** The SHA-256, in hex, of the request's fingerprint (src/worker/idempotency-store.ts). */
   fingerprint: string;
   status: number | null;
   body: string | null;

@@ -23,6 +23,9 @@ beforeAll(async () => {
   [site] = (sites.json as { data: [SampleSite] }).data;
 });
 
+/** A valid site address (reference, "Sites"). */
+const ADDRESS = { line1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701' };
+
 function jobBody(type = 'ci_pickup') {
   return { type, client: site.client, site: site.id, scheduled_for: '2026-06-01', window: { start: '08:00', end: '12:00' } };
 }
@@ -34,6 +37,15 @@ function postJob(idempotencyKey: string, body: unknown, key = PUBLIC_KEY) {
 /** The Durable Object that holds an Idempotency-Key of an API key (scoped as src/http/idempotency.ts scopes it). */
 async function objectOf(apiKey: string, idempotencyKey: string): Promise<DurableObjectStub<IdempotencyObject>> {
   return env.IDEMPOTENCY.getByName(await idempotencyObjectName(`${apiKey}\u0000${idempotencyKey}`));
+}
+
+/**
+ * What the object keeps of a request's fingerprint: its SHA-256 in lower-case hex (64
+ * characters), computed here with Web Crypto rather than by the code under test.
+ */
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 async function rowsOf(stub: DurableObjectStub<IdempotencyObject>): Promise<IdempotencyRow[]> {
@@ -99,7 +111,7 @@ describe('POST with an Idempotency-Key through the Worker', () => {
     const rows = await rowsOf(stub);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      fingerprint: requestFingerprint('POST', '/v1/jobs', jobBody()),
+      fingerprint: await sha256Hex(requestFingerprint('POST', '/v1/jobs', jobBody())),
       status: 201,
       body: first.text,
     });
@@ -107,6 +119,26 @@ describe('POST with an Idempotency-Key through the Worker', () => {
     expect(Math.abs(expiresAt - (Date.now() + IDEMPOTENCY_TTL_MS))).toBeLessThan(60_000);
     const alarm = await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
     expect(alarm).toBe(expiresAt);
+  });
+
+  it('keeps a 64-character digest of a large body, not the body, and still tells one byte apart', async () => {
+    // Notes close to the 1 MiB limit: only the stored answer holds them in full.
+    const large = (notes: string) => ({ client: site.client, name: 'Yard', access_notes: notes, address: ADDRESS });
+    const key = uniqueKey('large');
+    const notes = 'n'.repeat(900_000);
+    const first = await call('/v1/sites', { method: 'POST', body: large(notes), headers: { 'Idempotency-Key': key } });
+    expect(first.status, first.text.slice(0, 300)).toBe(201);
+
+    const [row] = await rowsOf(await objectOf(PUBLIC_KEY, key));
+    expect(row?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(row?.body).toBe(first.text);
+
+    const again = await call('/v1/sites', { method: 'POST', body: large(notes), headers: { 'Idempotency-Key': key } });
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+    const oneByteOff = await call('/v1/sites', { method: 'POST', body: large(`${notes.slice(1)}m`), headers: { 'Idempotency-Key': key } });
+    expect(oneByteOff.status, oneByteOff.text).toBe(409);
+    expect(errorOf(oneByteOff)).toMatchObject({ code: 'idempotency_conflict', param: 'Idempotency-Key' });
   });
 
   it('replays to another instance of the app', async () => {
@@ -128,7 +160,7 @@ describe('POST with an Idempotency-Key through the Worker', () => {
   it('answers 409 while the first request with the key is still running', async () => {
     const key = uniqueKey('in-flight');
     const stub = await objectOf(PUBLIC_KEY, key);
-    expect(await stub.claim(requestFingerprint('POST', '/v1/jobs', jobBody()))).toEqual({ state: 'new' });
+    expect(await stub.claim(await sha256Hex(requestFingerprint('POST', '/v1/jobs', jobBody())))).toEqual({ state: 'new' });
     const second = await postJob(key, jobBody());
     expect(second.status, second.text).toBe(409);
     expect(errorOf(second)).toMatchObject({ code: 'idempotency_conflict', param: 'Idempotency-Key' });
