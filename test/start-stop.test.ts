@@ -160,8 +160,12 @@ describe('the heap bounds are set as the first answer goes out, not at start', (
     const flagLines = () => output.split('\n').filter((line) => line.startsWith('[v8 flag] '));
     const growthLines = () => flagLines().filter((line) => line === '[v8 flag] --heap-growing-percent=20');
 
+    // The banner comes once the server listens, on the stream the preload writes flags to: a flag
+    // set while it started would be in the output before it.
     await listening(port, child);
-    expect(output).toContain(`http://127.0.0.1:${port}`);
+    const banner = `http://127.0.0.1:${port}`;
+    for (let tries = 0; tries < 100 && !output.includes(banner); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(output).toContain(banner);
     expect(flagLines()).toEqual([]);
 
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
