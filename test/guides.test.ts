@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../src/auth/scopes.js';
 import { readConfig } from '../src/config.js';
-import { startCli, type RunningServer } from './cli-server.js';
+import { freePort, startCli, type RunningServer } from './cli-server.js';
 import { DOCUMENTS, readmeExample } from './readme.js';
 
 const run = promisify(execFile);
@@ -134,7 +134,9 @@ describe('the CI steps by hand', () => {
     expect(start).toMatch(/^node dist\/cli\.js .*&$/);
     // The clone, built: this one, whose dist/ the test run built.
     symlinkSync(join(process.cwd(), 'dist'), join(folder, 'dist'));
-    const port = String(20_000 + Math.floor(Math.random() * 20_000));
+    // A port the system just gave out, not a random one: a random port can be held by another
+    // suite's listener, which never answers /health, and the wait then runs out.
+    const port = String(await freePort());
     const script = `${start.replaceAll('8787', port)}\necho $! > server.pid\n${wait.replaceAll('8787', port)} > health.txt`;
     try {
       await run('sh', ['-ec', script], { cwd: folder });
