@@ -15,7 +15,8 @@ import {
   TokenBucketLimiter,
 } from '../../dist/soak-app.js';
 
-// As every entry point does (src/cli/heap.ts).
+// The bounds every entry point sets (src/cli/heap.ts). They set them at their first answer, to
+// keep start-up fast; here, where only memory is measured, they are set at once, before any load.
 boundHeapGrowth();
 capYoungGeneration();
 const options = JSON.parse(process.argv[2] ?? '{}');
