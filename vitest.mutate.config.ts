@@ -24,6 +24,9 @@ export default defineConfig({
     // switched on at run time (Stryker's mutant schemata), so the sources need not load again for
     // each, and loading them per test file is most of a run's time.
     isolate: false,
+    // Every schema built before the tests, so its construction stays a static mutant, as before
+    // schemas were deferred (test/mutate-setup.ts).
+    setupFiles: ['test/mutate-setup.ts'],
     testTimeout: 30_000,
   },
 });

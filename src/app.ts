@@ -192,9 +192,11 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
 
     const run = async (): Promise<Reply> => {
       // Most reads carry no query: skip the parse rather than validate an empty object.
-      const query = rawQuery === null && endpoint.query === undefined ? {} : parseOrThrow(endpoint.query ?? EmptyQuery, rawQuery ?? {});
+      // An endpoint's schemas are built by its first request (src/schemas/deferred.ts).
+      const query =
+        rawQuery === null && endpoint.query === undefined ? {} : parseOrThrow(endpoint.query?.() ?? EmptyQuery(), rawQuery ?? {});
       const body =
-        endpoint.body === undefined ? undefined : parseOrThrow(endpoint.body, rawBody, { readonlyFields: endpoint.readonlyFields ?? [] });
+        endpoint.body === undefined ? undefined : parseOrThrow(endpoint.body(), rawBody, { readonlyFields: endpoint.readonlyFields ?? [] });
       return endpoint.handle({ c, account: c.get('account'), id: c.req.param('id') ?? '', query, body, now: mint.now, mint });
     };
 

@@ -228,7 +228,7 @@ describe('responses carry only the fields of the reference', () => {
       const answers = await everyAnswer(app, key);
       expect(answers.length).toBeGreaterThan(20);
       for (const answer of answers) {
-        const parsed = answer.endpoint.success.schema.safeParse(answer.json);
+        const parsed = answer.endpoint.success.schema().safeParse(answer.json);
         expect(parsed.success, `${answer.path}: ${parsed.error?.message}`).toBe(true);
         expect(answer.text, answer.path).not.toMatch(/whsec_/);
       }
@@ -290,7 +290,7 @@ describe('responses carry only the fields of the reference', () => {
       const endpoint = ENDPOINTS.find((candidate) => candidate.operationId === operationId) as Endpoint;
       const result = await call(app, path, { method: endpoint.method, key: SECRET_KEY, ...(body === undefined ? {} : { body }) });
       expect(result.status, `${operationId}: ${result.text}`).toBe(endpoint.success.status);
-      const parsed = endpoint.success.schema.safeParse(result.json);
+      const parsed = endpoint.success.schema().safeParse(result.json);
       expect(parsed.success, `${operationId}: ${parsed.error?.message}`).toBe(true);
       done.add(operationId);
     }

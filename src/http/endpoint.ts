@@ -9,6 +9,7 @@ import type { AccountStore } from '../data/store.js';
 import type { ErrorCode } from '../errors.js';
 import type { EventType } from '../resources/events/types.js';
 import type { ObjectType } from '../schemas/common.js';
+import type { Deferred } from '../schemas/deferred.js';
 import type { SandboxEnv } from './env.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -42,6 +43,10 @@ export interface HandlerError {
   when: string;
 }
 
+/**
+ * The schemas of an endpoint are given deferred (src/schemas/deferred.ts): built when a request
+ * first needs them, or the OpenAPI document, never while the sandbox starts.
+ */
 export interface EndpointSpec<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
   /** Named after what it does: listJobs, cancelJob. */
   operationId: string;
@@ -52,15 +57,15 @@ export interface EndpointSpec<Q extends z.ZodType | undefined, B extends z.ZodTy
   summary: string;
   /** The object type of the path's `{id}`. */
   pathId?: ObjectType;
-  query?: Q;
-  body?: B;
+  query?: Deferred<Q>;
+  body?: Deferred<B>;
   /** Fields of the resource this endpoint cannot change (their 400 says so). */
   readonlyFields?: readonly string[];
   /** Accepts Idempotency-Key (reference, "Endpoints"). */
   idempotent?: boolean;
   /** The events a success may emit and when, for the OpenAPI document; the reply names those it does. */
   emits?: readonly { event: EventType; when: string }[];
-  success: { status: 200 | 201; schema: z.ZodType; description: string };
+  success: { status: 200 | 201; schema: Deferred<z.ZodType>; description: string };
   /**
    * Errors only the handler gives (a body reference that is missing, a state rule), for the
    * OpenAPI document; the errors every endpoint of its kind gives are derived in src/openapi.
@@ -69,7 +74,9 @@ export interface EndpointSpec<Q extends z.ZodType | undefined, B extends z.ZodTy
   handle(input: HandlerInput<Output<Q>, Output<B>>): Reply | Promise<Reply>;
 }
 
-export interface Endpoint extends Omit<EndpointSpec<z.ZodType | undefined, z.ZodType | undefined>, 'handle'> {
+export interface Endpoint extends Omit<EndpointSpec<z.ZodType | undefined, z.ZodType | undefined>, 'handle' | 'query' | 'body'> {
+  query?: Deferred<z.ZodType>;
+  body?: Deferred<z.ZodType>;
   /** The path in Hono's form, `/v1/jobs/:id`. */
   routePath: string;
   handle(input: HandlerInput<unknown, unknown>): Reply | Promise<Reply>;
@@ -81,6 +88,9 @@ export function defineEndpoint<Q extends z.ZodType | undefined = undefined, B ex
   return {
     ...spec,
     routePath: spec.path.replace(/\{(\w+)\}/g, ':$1'),
+    // Given, a query or body is a schema: its type parameter is undefined only when it is absent.
+    query: spec.query as Endpoint['query'],
+    body: spec.body as Endpoint['body'],
     handle: spec.handle as Endpoint['handle'],
   };
 }

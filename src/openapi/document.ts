@@ -209,7 +209,7 @@ function operationOf(endpoint: Endpoint, account: AccountStore, key: ApiKey | un
     [endpoint.success.status]: {
       description: endpoint.success.description,
       headers: successHeaders,
-      content: { 'application/json': { schema: endpoint.success.schema, example: examples.success } },
+      content: { 'application/json': { schema: endpoint.success.schema(), example: examples.success } },
     },
   };
   for (const [status, cases] of errorCasesOf(endpoint)) {
@@ -241,13 +241,13 @@ function operationOf(endpoint: Endpoint, account: AccountStore, key: ApiKey | un
     'x-scope': endpoint.scope,
     parameters,
     request: {
-      ...(endpoint.query === undefined ? {} : { query: endpoint.query }),
+      ...(endpoint.query === undefined ? {} : { query: endpoint.query() }),
       ...(endpoint.body === undefined
         ? {}
         : {
             body: {
               required: false,
-              content: { 'application/json': { schema: endpoint.body, example: examples.body } },
+              content: { 'application/json': { schema: endpoint.body(), example: examples.body } },
             },
           }),
     },

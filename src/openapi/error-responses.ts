@@ -16,7 +16,7 @@ export function errorCasesOf(endpoint: Endpoint): Map<number, ErrorCase[]> {
   const add = (code: ErrorCode, when: string, status: number = ERROR_CODES[code].status) => cases.push({ status, code, when });
 
   // Only a body with a required field can miss one (an update takes any subset of its fields).
-  if (endpoint.body?.safeParse({}).success === false) add('parameter_missing', 'a required body field is missing');
+  if (endpoint.body?.()?.safeParse({}).success === false) add('parameter_missing', 'a required body field is missing');
   add(
     'parameter_invalid',
     endpoint.body !== undefined

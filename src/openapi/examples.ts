@@ -49,7 +49,7 @@ export function examplesOf(endpoint: Endpoint, account: AccountStore): Operation
   const record = (choose === undefined ? index.records[0] : index.records.find(choose)) as SampleRecord;
   const examples: OperationExamples = { success: record };
   if (endpoint.pathId !== undefined) examples.id = record.id;
-  if (endpoint.body !== undefined) examples.body = bodyFrom(endpoint.body, record);
+  if (endpoint.body !== undefined) examples.body = bodyFrom(endpoint.body(), record);
   if (endpoint.method === 'GET' && endpoint.pathId === undefined) {
     examples.success = JSON.parse(new TextDecoder().decode(index.page(undefined, 1, undefined)));
   } else if (endpoint.method === 'DELETE') {
@@ -149,7 +149,7 @@ export function errorExampleOf(
   const body = examples.body ?? {};
   switch (code) {
     case 'parameter_missing': {
-      const error = thrownBy(() => parseOrThrow(endpoint.body as never, {}));
+      const error = thrownBy(() => parseOrThrow(endpoint.body?.() as never, {}));
       return error?.code === code ? example(`${request} with the body {}`, error) : undefined;
     }
     case 'parameter_invalid': {
@@ -157,11 +157,11 @@ export function errorExampleOf(
         return example(`${request} with a body over 1 MiB`, new ApiError(code, { status: 413, message: FIXED_MESSAGES.tooLarge }));
       const context = endpoint.readonlyFields === undefined ? {} : { readonlyFields: endpoint.readonlyFields };
       if (endpoint.body !== undefined) {
-        const error = thrownBy(() => parseOrThrow(endpoint.body as never, { ...body, colour: 'green' }, context));
+        const error = thrownBy(() => parseOrThrow(endpoint.body?.() as never, { ...body, colour: 'green' }, context));
         if (error !== undefined) return example(`${request} with a field it does not take, colour`, error);
       }
       if (endpoint.query !== undefined) {
-        const error = thrownBy(() => parseOrThrow(endpoint.query as never, { limit: '0' }));
+        const error = thrownBy(() => parseOrThrow(endpoint.query?.() as never, { limit: '0' }));
         if (error !== undefined) return example(`${request}?limit=0`, error);
       }
       const message = `Invalid ${CLOCK_HEADER}: ${pinnedTimeRule('yesterday')}.`;

@@ -9,6 +9,7 @@ import { ApiError, resourceMissing } from '../errors.js';
 import { defineEndpoint, type Endpoint } from '../http/endpoint.js';
 import { quoted } from '../http/messages.js';
 import { ID_PREFIXES, listSchema, type ObjectType, objectWords } from '../schemas/common.js';
+import { type Deferred, deferred } from '../schemas/deferred.js';
 import { listQuery, PAGE_SIZE_DEFAULT } from '../schemas/query.js';
 
 export type { Collection } from '../data/prebuilt.js';
@@ -31,15 +32,16 @@ interface ListSpec<C extends Collection, S extends z.ZodRawShape> {
   object: ObjectType;
   scope: Scope;
   summary: string;
-  item: z.ZodType;
+  item: Deferred<z.ZodType>;
   listName: string;
-  filters: S;
+  /** The filters' schemas, built with the rest of the query's on its first request. */
+  filters: () => S;
   /** The filter of a query, or undefined when the query has none. */
   match(query: z.output<z.ZodObject<S>>): ((record: RecordOf<C>) => boolean) | undefined;
 }
 
 export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec: ListSpec<C, S>): Endpoint {
-  const query = listQuery(spec.filters);
+  const query = deferred(() => listQuery(spec.filters()));
   return defineEndpoint({
     operationId: spec.operationId,
     method: 'GET',
@@ -47,7 +49,11 @@ export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec
     scope: spec.scope,
     summary: spec.summary,
     query,
-    success: { status: 200, schema: listSchema(spec.item, spec.listName), description: `A page of ${spec.object} records` },
+    success: {
+      status: 200,
+      schema: deferred(() => listSchema(spec.item(), spec.listName)),
+      description: `A page of ${spec.object} records`,
+    },
     handle({ account, query: parsed }) {
       const index = account[spec.collection] as unknown as ResourceIndex<RecordOf<C>>;
       const {
@@ -82,7 +88,7 @@ interface GetSpec<C extends Collection> {
   object: ObjectType;
   scope: Scope;
   summary: string;
-  item: z.ZodType;
+  item: Deferred<z.ZodType>;
 }
 
 export function getEndpoint<C extends Collection>(spec: GetSpec<C>): Endpoint {

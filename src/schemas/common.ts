@@ -1,7 +1,9 @@
 // Building blocks shared by the resource schemas. Every resource schema is built from these,
-// so a format rule (an ID, a timestamp, an EPA ID) is written once.
+// so a format rule (an ID, a timestamp, an EPA ID) is written once. Each is built on first use
+// (src/schemas/deferred.ts): `Timestamp()` is the schema.
 import { z } from '@hono/zod-openapi';
 import { US_STATE_CODES } from '../data/us-states.js';
+import { deferred } from './deferred.js';
 
 export const ID_PREFIXES = {
   client: 'cli',
@@ -40,46 +42,52 @@ export function idSchema(object: ObjectType) {
 }
 
 /** ISO 8601 in UTC to the second, as every timestamp of the reference (`2025-06-02T15:04:05Z`). */
-export const Timestamp = z.iso.datetime({ precision: 0 }).openapi({ example: '2025-06-02T15:04:05Z' });
+export const Timestamp = deferred(() => z.iso.datetime({ precision: 0 }).openapi({ example: '2025-06-02T15:04:05Z' }));
 
 /** YYYY-MM-DD, a real calendar date. */
-export const CalendarDate = z.iso.date().openapi({ example: '2025-06-02' });
+export const CalendarDate = deferred(() => z.iso.date().openapi({ example: '2025-06-02' }));
 
 /** HH:MM from 00:00 to 23:59. */
-export const LocalTime = z
-  .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time as HH:MM between 00:00 and 23:59')
-  .openapi({ example: '08:00' });
+export const LocalTime = deferred(() =>
+  z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time as HH:MM between 00:00 and 23:59')
+    .openapi({ example: '08:00' }),
+);
 
 /**
  * EPA ID: a real US state or territory postal code, one letter, nine digits, e.g. TXD008123168.
  */
-export const EpaId = z
-  .string()
-  .refine(
-    (value) => /^[A-Z]{2}[A-Z]\d{9}$/.test(value) && US_STATE_CODES.has(value.slice(0, 2)),
-    'must be an EPA ID: a US state or territory code, one letter and nine digits (e.g. TXD008123168)',
-  )
-  .openapi({ example: 'TXD008123168' });
+export const EpaId = deferred(() =>
+  z
+    .string()
+    .refine(
+      (value) => /^[A-Z]{2}[A-Z]\d{9}$/.test(value) && US_STATE_CODES.has(value.slice(0, 2)),
+      'must be an EPA ID: a US state or territory code, one letter and nine digits (e.g. TXD008123168)',
+    )
+    .openapi({ example: 'TXD008123168' }),
+);
 
 export const METADATA_MAX_PAIRS = 20;
 export const METADATA_KEY_MAX = 40;
 export const METADATA_VALUE_MAX = 500;
 
 /** Metadata as returned: the caller's own key-value pairs. */
-export const Metadata = z
-  .record(z.string(), z.string())
-  .openapi({ description: "Up to 20 key-value pairs of the caller's own; stored, never interpreted" });
+export const Metadata = deferred(() =>
+  z.record(z.string(), z.string()).openapi({ description: "Up to 20 key-value pairs of the caller's own; stored, never interpreted" }),
+);
 
-export const Address = z
-  .strictObject({
-    line1: z.string(),
-    line2: z.string().nullable(),
-    city: z.string(),
-    state: z.string(),
-    postal_code: z.string(),
-  })
-  .openapi('Address');
+export const Address = deferred(() =>
+  z
+    .strictObject({
+      line1: z.string(),
+      line2: z.string().nullable(),
+      city: z.string(),
+      state: z.string(),
+      postal_code: z.string(),
+    })
+    .openapi('Address'),
+);
 
 /** The list envelope around `data` records of one type. */
 export function listSchema<T extends z.ZodType>(item: T, name: string) {

@@ -4,6 +4,7 @@ import { z } from '@hono/zod-openapi';
 import { ApiError } from '../errors.js';
 import { quoted } from '../http/messages.js';
 import { METADATA_KEY_MAX, METADATA_MAX_PAIRS, METADATA_VALUE_MAX } from './common.js';
+import { deferred } from './deferred.js';
 
 /** A required text field: present, a string, not blank. No length limit: the reference sets none. */
 export function text() {
@@ -66,8 +67,8 @@ function metadataInput(allowNull: boolean) {
     });
 }
 
-export const MetadataCreate = metadataInput(false);
-export const MetadataPatch = metadataInput(true);
+export const MetadataCreate = deferred(() => metadataInput(false));
+export const MetadataPatch = deferred(() => metadataInput(true));
 
 function defineKey(target: Record<string, string>, key: string, value: string): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });

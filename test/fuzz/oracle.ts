@@ -110,7 +110,7 @@ export function problemsOf(request: SentRequest, response: Response, text: strin
     } catch {
       return [...problems, `success body is not JSON: ${text.slice(0, 200)}`];
     }
-    const parsed = endpoint.success.schema.safeParse(json);
+    const parsed = endpoint.success.schema().safeParse(json);
     if (!parsed.success) problems.push(`${endpoint.operationId} answered a body outside its schema: ${z.prettifyError(parsed.error)}`);
     return problems;
   }

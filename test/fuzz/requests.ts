@@ -192,7 +192,7 @@ function queryPair(names: string[]): fc.Arbitrary<string> {
 
 /** A query string: often none, else pairs of known, unknown, repeated and oddly encoded parameters. */
 export function queryArbitrary(endpoint: Endpoint | undefined): fc.Arbitrary<string> {
-  const names = endpoint?.query === undefined ? [] : Object.keys(jsonSchemaOf(endpoint.query).properties ?? {});
+  const names = endpoint?.query === undefined ? [] : Object.keys(jsonSchemaOf(endpoint.query()).properties ?? {});
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant('') },
     { weight: 3, arbitrary: fc.array(queryPair(names), { minLength: 1, maxLength: 4 }).map((pairs) => `?${pairs.join('&')}`) },
@@ -203,7 +203,7 @@ export function queryArbitrary(endpoint: Endpoint | undefined): fc.Arbitrary<str
 /** A body for the endpoint: built from its own schema, often mutated. */
 export function schemaBody(endpoint: Endpoint, samples: Samples): fc.Arbitrary<Json> {
   if (endpoint.body === undefined) return fc.constant({});
-  const generated = arbitraryOf(jsonSchemaOf(endpoint.body), samples.hints);
+  const generated = arbitraryOf(jsonSchemaOf(endpoint.body()), samples.hints);
   const known = samples.validBodies[endpoint.operationId] ?? [];
   const valid = known.length > 0 ? oneOfValues(...known) : generated;
   return fc.oneof(

@@ -31,7 +31,7 @@ beforeAll(async () => {
   }
   // Records in every state, so that state rules and their successes are reached too.
   for (const endpoint of ENDPOINTS.filter((candidate) => candidate.method === 'GET' && candidate.query !== undefined)) {
-    const statuses = (jsonSchemaOf(endpoint.query as z.ZodType).properties?.status?.enum ?? []) as string[];
+    const statuses = (jsonSchemaOf(endpoint.query?.() as z.ZodType).properties?.status?.enum ?? []) as string[];
     const object = (Object.keys(COLLECTIONS) as ObjectType[]).find((type) => endpoint.path === `/v1/${COLLECTIONS[type]}`);
     if (object === undefined) continue;
     for (const status of statuses) {

@@ -44,7 +44,7 @@ describe('POST /v1/clients', () => {
       created_at: NOW_TIMESTAMP,
       updated_at: NOW_TIMESTAMP,
     });
-    Client.parse(result.json);
+    Client().parse(result.json);
   });
 
   it('returns every field sent', async () => {
@@ -66,7 +66,7 @@ describe('POST /v1/clients', () => {
       portal_enabled: true,
       metadata: { erp_id: '4411' },
     });
-    Client.parse(result.json);
+    Client().parse(result.json);
   });
 
   it('gives each create a new ID', async () => {
@@ -162,7 +162,7 @@ describe('PATCH /v1/clients/{id}', () => {
     const result = await patch(client.id, { name: 'Renamed Client' });
     expectStatus(result, 200);
     expect(result.json).toEqual({ ...client, name: 'Renamed Client', updated_at: NOW_TIMESTAMP });
-    Client.parse(result.json);
+    Client().parse(result.json);
   });
 
   it('changes billing_email and portal_enabled, and null clears billing_email', async () => {
@@ -178,7 +178,7 @@ describe('PATCH /v1/clients/{id}', () => {
     const cleared = await patch(client.id, { billing_email: null });
     expectStatus(cleared, 200);
     expect(cleared.json).toEqual({ ...client, billing_email: null, updated_at: NOW_TIMESTAMP });
-    Client.parse(cleared.json);
+    Client().parse(cleared.json);
   });
 
   it('an empty body changes nothing but updated_at', async () => {

@@ -171,7 +171,7 @@ beforeAll(async () => {
       required: ['name', 'kind'],
       valid: { name: 'Acme', kind: 'laboratory' },
       values: ['hhw_program', 'commercial_industrial', 'laboratory', 'TXD008123168', 'ZZD008123168', 'ap@example.com', 'nope', ...metadata],
-      success: { status: 201, schema: Client },
+      success: { status: 201, schema: Client() },
     },
     {
       name: 'POST /v1/sites',
@@ -192,7 +192,7 @@ beforeAll(async () => {
       required: ['client', 'name', 'address', 'address.line1', 'address.city', 'address.state', 'address.postal_code'],
       valid: { client: site.client, name: 'Yard', address: { line1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701' } },
       values: [...clientIds, 'TX', 'XX', '78701', '7870', ...metadata],
-      success: { status: 201, schema: Site },
+      success: { status: 201, schema: Site() },
     },
     {
       name: 'POST /v1/waste_profiles',
@@ -202,7 +202,7 @@ beforeAll(async () => {
       required: ['client', 'name', 'waste_codes'],
       valid: { client: site.client, name: 'Stream', waste_codes: ['D001'] },
       values: [...clientIds, ['D001', 'F005'], ['121', 'WP01'], ['D999'], ['D001', 'D001'], [], 'D001'],
-      success: { status: 201, schema: WasteProfile },
+      success: { status: 201, schema: WasteProfile() },
     },
     {
       name: 'POST /v1/jobs',
@@ -212,7 +212,7 @@ beforeAll(async () => {
       required: ['type', 'client', 'site', 'window.start', 'window.end'],
       valid: { type: 'ci_pickup', client: site.client, site: site.id },
       values: [...clientIds, ...siteIds, 'hhw_event', 'lab_pack', '2026-09-12', '2026-02-30', '08:00', '24:00', ...windows, ...metadata],
-      success: { status: 201, schema: Job },
+      success: { status: 201, schema: Job() },
     },
     {
       name: 'POST /v1/jobs/{id}/cancel',
@@ -226,7 +226,7 @@ beforeAll(async () => {
       required: [],
       valid: {},
       values: ['weather', 'x'.repeat(501)],
-      success: { status: 200, schema: Job },
+      success: { status: 200, schema: Job() },
     },
     {
       name: 'POST /v1/manifests',
@@ -236,7 +236,7 @@ beforeAll(async () => {
       required: ['job', 'designated_facility'],
       valid: { job: jobIds[0] as string, designated_facility: facility },
       values: [...jobIds, facility, 'TXD008123168', 'Hybrid', 'FullElectronic', 'Paper'],
-      success: { status: 201, schema: Manifest },
+      success: { status: 201, schema: Manifest() },
     },
     {
       name: 'POST /v1/webhook_endpoints',
@@ -256,7 +256,7 @@ beforeAll(async () => {
         ['job.created', 'job.created'],
         [],
       ],
-      success: { status: 201, schema: WebhookEndpoint },
+      success: { status: 201, schema: WebhookEndpoint() },
     },
     {
       name: 'PATCH /v1/clients/{id}',
@@ -270,7 +270,7 @@ beforeAll(async () => {
       required: [],
       valid: { name: 'Renamed' },
       values: ['ap@example.com', ...metadata],
-      success: { status: 200, schema: Client },
+      success: { status: 200, schema: Client() },
     },
     {
       name: 'PATCH /v1/sites/{id}',
@@ -284,7 +284,7 @@ beforeAll(async () => {
       required: [],
       valid: { access_notes: 'Gate 4' },
       values: [...metadata],
-      success: { status: 200, schema: Site },
+      success: { status: 200, schema: Site() },
     },
     {
       name: 'PATCH /v1/waste_profiles/{id}',
@@ -294,7 +294,7 @@ beforeAll(async () => {
       required: [],
       valid: { name: 'Renamed' },
       values: [['D001'], ['D999'], ['121'], [], 'draft'],
-      success: { status: 200, schema: WasteProfile },
+      success: { status: 200, schema: WasteProfile() },
     },
     {
       name: 'PATCH /v1/jobs/{id}',
@@ -308,7 +308,7 @@ beforeAll(async () => {
       required: ['window.start', 'window.end'],
       valid: { scheduled_for: '2026-10-01', window: { start: '08:00', end: '09:00' } },
       values: ['2026-10-01', '2026-02-30', '08:00', ...windows, ...metadata],
-      success: { status: 200, schema: Job },
+      success: { status: 200, schema: Job() },
     },
     {
       name: 'PATCH /v1/containers/{id}',
@@ -318,7 +318,7 @@ beforeAll(async () => {
       required: [],
       valid: { status: 'full' },
       values: ['open', 'full', 'received', 'consolidated', 'shipped', 0, 17, 100_000, 100_001],
-      success: { status: 200, schema: Container },
+      success: { status: 200, schema: Container() },
     },
     {
       name: 'DELETE /v1/webhook_endpoints/{id}',
@@ -332,7 +332,7 @@ beforeAll(async () => {
       required: [],
       valid: {},
       values: [],
-      success: { status: 200, schema: DeletedWebhookEndpoint },
+      success: { status: 200, schema: DeletedWebhookEndpoint() },
     },
   );
 });
@@ -442,7 +442,7 @@ describe('the param checker', () => {
   });
 
   it('fails an answer whose param is not in the body, or whose missing field was sent', () => {
-    const target = { required: ['name'], success: { status: 201, schema: Client } } as unknown as WriteEndpoint;
+    const target = { required: ['name'], success: { status: 201, schema: Client() } } as unknown as WriteEndpoint;
     const answer = (error: Record<string, string>): CallResult => ({
       status: 400,
       headers: new Headers({ 'Request-Id': 'req_abc' }),

@@ -50,7 +50,7 @@ describe('POST /v1/waste_profiles', () => {
       created_at: NOW_TIMESTAMP,
       updated_at: NOW_TIMESTAMP,
     });
-    WasteProfile.parse(result.json);
+    WasteProfile().parse(result.json);
   });
 
   it('returns the dot_description sent', async () => {
@@ -58,7 +58,7 @@ describe('POST /v1/waste_profiles', () => {
     const result = await create({ ...(await validBody()), dot_description: dot });
     expectStatus(result, 201);
     expect(result.json).toMatchObject({ dot_description: dot, status: 'draft' });
-    WasteProfile.parse(result.json);
+    WasteProfile().parse(result.json);
   });
 
   it.each([
@@ -71,7 +71,7 @@ describe('POST /v1/waste_profiles', () => {
     const result = await create({ ...(await validBody()), waste_codes: codes });
     expectStatus(result, 201);
     expect(result.json.waste_codes).toEqual(codes);
-    WasteProfile.parse(result.json);
+    WasteProfile().parse(result.json);
   });
 
   it.each(['client', 'name', 'waste_codes'])('a missing %s is 400 parameter_missing naming it', async (field) => {
@@ -150,7 +150,7 @@ describe('PATCH /v1/waste_profiles/{id}', () => {
     const result = await patch(profile.id, { name: 'Renamed stream', waste_codes: ['D002', '121'] });
     expectStatus(result, 200);
     expect(result.json).toEqual({ ...profile, name: 'Renamed stream', waste_codes: ['D002', '121'], updated_at: NOW_TIMESTAMP });
-    WasteProfile.parse(result.json);
+    WasteProfile().parse(result.json);
   });
 
   it('waste_codes replaces the whole list', async () => {

@@ -10,6 +10,6 @@ export const listClients = listEndpoint({
   summary: 'List clients, newest first',
   item: Client,
   listName: 'ClientList',
-  filters: { kind: enumFilter(CLIENT_KINDS) },
+  filters: () => ({ kind: enumFilter(CLIENT_KINDS) }),
   match: ({ kind }) => (kind === undefined ? undefined : (client) => client.kind === kind),
 });

@@ -10,11 +10,11 @@ export const listContainers = listEndpoint({
   summary: 'List containers, newest first',
   item: Container,
   listName: 'ContainerList',
-  filters: {
+  filters: () => ({
     job: idFilter('job'),
     status: enumFilter(CONTAINER_STATUSES),
     storage_status: enumFilter(STORAGE_STATUSES),
-  },
+  }),
   match: ({ job, status, storage_status: storage }) =>
     job === undefined && status === undefined && storage === undefined
       ? undefined

@@ -11,6 +11,6 @@ export const listEvents = listEndpoint({
   summary: 'List events, newest first',
   item: Event,
   listName: 'EventList',
-  filters: { type: enumFilter(EVENT_TYPES) },
+  filters: () => ({ type: enumFilter(EVENT_TYPES) }),
   match: ({ type }) => (type === undefined ? undefined : (event) => event.type === type),
 });

@@ -10,7 +10,7 @@ export const listInvoices = listEndpoint({
   summary: 'List invoices, newest first',
   item: Invoice,
   listName: 'InvoiceList',
-  filters: { client: idFilter('client'), status: enumFilter(INVOICE_STATUSES) },
+  filters: () => ({ client: idFilter('client'), status: enumFilter(INVOICE_STATUSES) }),
   match: ({ client, status }) =>
     client === undefined && status === undefined
       ? undefined

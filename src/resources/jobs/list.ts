@@ -10,12 +10,12 @@ export const listJobs = listEndpoint({
   summary: 'List jobs, soonest first',
   item: Job,
   listName: 'JobList',
-  filters: {
+  filters: () => ({
     type: enumFilter(JOB_TYPES),
     status: enumFilter(JOB_STATUSES),
     client: idFilter('client'),
-    scheduled_from: DateFilter,
-  },
+    scheduled_from: DateFilter(),
+  }),
   match: ({ type, status, client, scheduled_from: from }) =>
     type === undefined && status === undefined && client === undefined && from === undefined
       ? undefined

@@ -10,7 +10,7 @@ export const listManifests = listEndpoint({
   summary: 'List manifests, newest first, lines included',
   item: Manifest,
   listName: 'ManifestList',
-  filters: { job: idFilter('job'), status: enumFilter(MANIFEST_STATUSES) },
+  filters: () => ({ job: idFilter('job'), status: enumFilter(MANIFEST_STATUSES) }),
   match: ({ job, status }) =>
     job === undefined && status === undefined
       ? undefined

@@ -10,6 +10,6 @@ export const listSites = listEndpoint({
   summary: 'List sites, newest first',
   item: Site,
   listName: 'SiteList',
-  filters: { client: idFilter('client') },
+  filters: () => ({ client: idFilter('client') }),
   match: ({ client }) => (client === undefined ? undefined : (site) => site.client === client),
 });

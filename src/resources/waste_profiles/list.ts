@@ -10,7 +10,7 @@ export const listWasteProfiles = listEndpoint({
   summary: 'List waste profiles, newest first',
   item: WasteProfile,
   listName: 'WasteProfileList',
-  filters: { client: idFilter('client'), status: enumFilter(PROFILE_STATUSES) },
+  filters: () => ({ client: idFilter('client'), status: enumFilter(PROFILE_STATUSES) }),
   match: ({ client, status }) =>
     client === undefined && status === undefined
       ? undefined

@@ -9,6 +9,6 @@ export const listWebhookEndpoints = listEndpoint({
   summary: 'List webhook endpoints (secret null)',
   item: WebhookEndpoint,
   listName: 'WebhookEndpointList',
-  filters: {},
+  filters: () => ({}),
   match: () => undefined,
 });
