@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { dataModules } from './test/data-modules.js';
 
 // Two projects: the Node suites (in-process through app.request) and the workerd suites, which
 // run the Worker in the real Workers runtime (test/workers/vitest.config.ts).
@@ -8,6 +9,8 @@ export default defineConfig({
     projects: [
       'test/workers/vitest.config.ts',
       {
+        // The Worker's prebuilt data module imports its bytes as wrangler does (test/prebuilt.test.ts).
+        plugins: [dataModules()],
         // The package's own name, as the README's examples import it (test/readme-examples.test.ts).
         resolve: { alias: { 'waste-operations-sandbox': fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
         test: {

@@ -1,10 +1,11 @@
 // Writes dist/prebuilt/: the default seed's sample data in the form the store serves
-// (src/data/prebuilt.ts), which the Node bundles (node.js + default-seed.bin) and the Worker
-// (worker.js) import as `#prebuilt-sample-data` (package.json "imports") instead of running the
-// generator. Run by `npm run build`, by wrangler's [build] and by the workerd tests' setup.
+// (src/data/prebuilt.ts), which the Node bundles (node.js, reading default-seed.bin) and the
+// Worker (worker.js, importing it as a Data module) import as `#prebuilt-sample-data`
+// (package.json "imports") instead of running the generator. Run by `npm run build`, by
+// wrangler's [build] and by the workerd tests' setup.
 //
 //   node scripts/prebuilt-data.mjs [--out DIRECTORY]
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -40,12 +41,19 @@ try {
   rmSync(writer, { force: true });
 }
 
-/** Rewritten only when changed, so a Worker or server reading the file is never handed half of it. */
+/**
+ * Rewritten only when changed, and then replaced whole (written beside, then renamed over), so a
+ * Worker or server reading the file is never handed half of it, and a server that holds it open
+ * (dist/prebuilt/node.js) keeps reading the lists it started with.
+ */
 function writeIfChanged(file, content) {
   const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   let current;
   try {
     current = readFileSync(file);
   } catch {}
-  if (current === undefined || !current.equals(bytes)) writeFileSync(file, bytes);
+  if (current?.equals(bytes)) return;
+  const next = `${file}.${process.pid}.tmp`;
+  writeFileSync(next, bytes);
+  renameSync(next, file);
 }

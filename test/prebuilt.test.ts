@@ -2,7 +2,7 @@
 // for byte, what the generator makes, in both forms (Node's file and layout, the Worker's
 // module), so the two can never drift. The prebuilt files are written to a folder of the test's.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -67,4 +67,28 @@ describe('an app on the prebuilt data', () => {
       expect(answers[0]).toBe(answers[1]);
     }
   });
+});
+
+describe('the Node form, in a running process', () => {
+  it('keeps serving the lists it started with when a rebuild replaces the file', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'sandbox-prebuilt-replaced-'));
+    try {
+      execFileSync(process.execPath, ['scripts/prebuilt-data.mjs', '--out', own], { stdio: 'inherit' });
+      const { PREBUILT_SAMPLE_DATA } = await import(/* @vite-ignore */ pathToFileURL(join(own, 'node.js')).href);
+      // The build replaces the file whole (written beside, renamed over): here with bytes of
+      // the same size that are no JSON at all.
+      const file = join(own, 'default-seed.bin');
+      writeFileSync(`${file}.next`, Buffer.alloc(statSync(file).size, 0x20));
+      renameSync(`${file}.next`, file);
+      const store = SampleStore.fromPrebuilt(PREBUILT_SAMPLE_DATA as PrebuiltSampleData);
+      for (const collection of COLLECTIONS) {
+        expect(
+          store.accounts.A[collection].records.map((record) => record.id),
+          collection,
+        ).toEqual(generated.accounts.A[collection].records.map((record) => record.id));
+      }
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -215,14 +215,15 @@ export async function measureWorkers(root, { runs, requests }) {
     IDEMPOTENCY: { className: 'IdempotencyObject', useSQLite: true },
     RATE_LIMITS: { className: 'RateLimitObject', useSQLite: true },
   };
-  const sandboxOptions = { ...common, scriptPath: workerPath, durableObjects, bindings: { SANDBOX_RATE_LIMIT: RATE_LIMIT } };
+  // wrangler's default rules: the prebuilt sample data is a Data module (*.bin) beside worker.js.
+  const modulesRules = [
+    { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
+    { type: 'Data', include: ['**/*.bin'] },
+  ];
+  const sandboxOptions = { ...common, modulesRules, scriptPath: workerPath, durableObjects, bindings: { SANDBOX_RATE_LIMIT: RATE_LIMIT } };
   const countingPath = join(scratch, 'counting.mjs');
   writeFileSync(countingPath, countingWrapperSource(workerPath, scratch));
-  const countingOptions = {
-    ...sandboxOptions,
-    scriptPath: countingPath,
-    modulesRules: [{ type: 'ESModule', include: ['**/*.js', '**/*.mjs'] }],
-  };
+  const countingOptions = { ...sandboxOptions, scriptPath: countingPath };
   try {
     const { kinds, heaviest } = await captureKinds(Miniflare, sandboxOptions);
     const barePath = join(scratch, 'bare.mjs');

@@ -42,9 +42,9 @@ export interface PrebuiltSampleData<L = PrebuiltList> {
 export type PrebuiltAccount<L = PrebuiltList> = Record<Collection, L>;
 
 /**
- * The Node form: one file of UTF-8 bytes, every list's JSON one after the other, read beside the
- * bundle, and per list its byte range. Bytes are served as views into the file; each list's
- * text is decoded and parsed on first use.
+ * The shipped form: one file of UTF-8 bytes, every list's JSON one after the other (read beside
+ * the bundle on Node, a Data module of the bundle on Workers), and per list its byte range. Bytes
+ * are served as views into the file; each list's text is decoded and parsed on first use.
  */
 export interface PrebuiltLayout {
   seed: string;
@@ -61,24 +61,25 @@ function eachList(seed: string, list: (account: AccountName, collection: Collect
   return { seed, accounts: { A: account('A'), B: account('B') } };
 }
 
-export function fromLayout(layout: PrebuiltLayout, file: Uint8Array<ArrayBuffer>): PrebuiltSampleData {
+/**
+ * The lists of a file of which `read` gives the bytes between two offsets; each list is read on
+ * its first use and kept. Node reads the file beside the bundle this way, so a start reads only
+ * what its first requests serve rather than all 2.8 MB.
+ */
+export function fromRanges(layout: PrebuiltLayout, read: (start: number, end: number) => Uint8Array<ArrayBuffer>): PrebuiltSampleData {
   const decoder = new TextDecoder();
   return eachList(layout.seed, (account, collection) => {
     const { start, end, ends } = layout.accounts[account][collection];
-    const bytes = file.subarray(start, end);
-    return { ends, json: () => decoder.decode(bytes), utf8: () => bytes };
+    let bytes: Uint8Array<ArrayBuffer> | undefined;
+    const utf8 = () => {
+      bytes ??= read(start, end);
+      return bytes;
+    };
+    return { ends, json: () => decoder.decode(utf8()), utf8 };
   });
 }
 
-/**
- * The module form, for Workers: each list's JSON as a string of the bundle, encoded on first
- * use. (A Data module of the bytes would spare the encoding, but the workerd test pool cannot
- * load one from dist/.)
- */
-export function fromTexts(data: PrebuiltSampleData<PrebuiltListText>): PrebuiltSampleData {
-  const encoder = new TextEncoder();
-  return eachList(data.seed, (account, collection) => {
-    const { json, ends } = data.accounts[account][collection];
-    return { ends, json: () => json, utf8: () => encoder.encode(json) as Uint8Array<ArrayBuffer> };
-  });
+/** The lists of a file at hand whole (a Worker's Data module). */
+export function fromLayout(layout: PrebuiltLayout, file: Uint8Array<ArrayBuffer>): PrebuiltSampleData {
+  return fromRanges(layout, (start, end) => file.subarray(start, end));
 }

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineProject } from 'vitest/config';
+import { dataModules } from '../data-modules.js';
 
 const wranglerConfig = fileURLToPath(new URL('../../wrangler.toml', import.meta.url));
 
@@ -16,6 +17,7 @@ for (const script of ['prebuilt-data.mjs', 'docs-assets.mjs']) {
 
 export default defineProject({
   plugins: [
+    dataModules(),
     cloudflareTest({
       wrangler: { configPath: wranglerConfig },
       // The limit SELF.fetch sees, pinned to SANDBOX.md's default whatever wrangler.toml's [vars]

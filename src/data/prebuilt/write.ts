@@ -1,7 +1,7 @@
 // The build's side of the prebuilt data (scripts/prebuilt-data.mjs bundles and runs this): the
 // default seed generated once, put in the form the store serves (src/data/prebuilt.ts), written
-// for Node (a layout module and a file of bytes read beside the bundle) and for Workers (one
-// module, since a Worker has no file system).
+// as one file of bytes with a layout module for each platform: Node reads the file beside the
+// bundle; a Worker, which has no file system, imports it as a Data module.
 import { DEFAULT_SEED } from '../dataset.js';
 import { generateSampleData } from '../generate/index.js';
 import { COLLECTIONS, type PrebuiltLayout } from '../prebuilt.js';
@@ -43,33 +43,54 @@ export function prebuiltFiles(helpers: string, seed: string = DEFAULT_SEED): Pre
     at += chunk.byteLength;
   }
   const nodeModule = `${HEADER}
-// The bytes are read from ${DATA_FILE} beside the bundle (dist/ or dist/chunks/): reading a file
-// costs less at start-up than compiling 3 MB of string literals. Without the file (a bundle
-// copied alone), the store generates the data instead.
-import { readFileSync } from 'node:fs';
-import { fromLayout } from ${JSON.stringify(helpers)};
+// The bytes are read from ${DATA_FILE} beside the bundle (dist/ or dist/chunks/), each list on
+// its first use: opening a file costs less at start-up than compiling 3 MB of string literals,
+// and a start reads only what its first requests serve. The file stays open, so a rebuild, which
+// replaces it, never mixes a running server's lists. Without the file (a bundle copied alone),
+// the store generates the data instead.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { fromRanges } from ${JSON.stringify(helpers)};
 
 const LAYOUT = ${JSON.stringify(layout)};
 const SIZE = ${offset};
 
-function readData() {
+function openData() {
   for (const path of ['./prebuilt/${DATA_FILE}', '../prebuilt/${DATA_FILE}', './${DATA_FILE}']) {
+    let fd;
     try {
-      const buffer = readFileSync(new URL(path, import.meta.url));
-      if (buffer.byteLength === SIZE) return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+      fd = openSync(new URL(path, import.meta.url), 'r');
+      if (fstatSync(fd).size === SIZE) return fd;
     } catch {}
+    if (fd !== undefined) closeSync(fd);
   }
   return undefined;
 }
 
-const data = readData();
-export const PREBUILT_SAMPLE_DATA = data === undefined ? undefined : fromLayout(LAYOUT, data);
+function reader(fd) {
+  return (start, end) => {
+    const bytes = new Uint8Array(end - start);
+    for (let done = 0; done < bytes.byteLength; ) {
+      const read = readSync(fd, bytes, done, bytes.byteLength - done, start + done);
+      if (read === 0) throw new Error('${DATA_FILE} ended early: rebuild with npm run build');
+      done += read;
+    }
+    return bytes;
+  };
+}
+
+const fd = openData();
+export const PREBUILT_SAMPLE_DATA = fd === undefined ? undefined : fromRanges(LAYOUT, reader(fd));
 `;
   const workerModule = `${HEADER}
-// A Worker has no file system: the lists are strings of the bundle, encoded on first use.
-import { fromTexts } from ${JSON.stringify(helpers)};
+// A Worker has no file system: the bytes come as a Data module of the bundle (an ArrayBuffer,
+// wrangler's rule for *.bin), which a new isolate takes as it is. As strings of the bundle, the
+// same lists cost every new isolate about 20 ms of CPU to compile.
+import bytes from './${DATA_FILE}';
+import { fromLayout } from ${JSON.stringify(helpers)};
 
-export const PREBUILT_SAMPLE_DATA = fromTexts(${JSON.stringify(prebuilt)});
+const LAYOUT = ${JSON.stringify(layout)};
+
+export const PREBUILT_SAMPLE_DATA = fromLayout(LAYOUT, new Uint8Array(bytes));
 `;
   return { nodeModule, data, workerModule };
 }
