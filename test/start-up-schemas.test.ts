@@ -1,7 +1,8 @@
 // Start-up builds no endpoint's schemas (docs/operations.md, "Start-up"): each is built when a
 // request first needs it, or the OpenAPI document. Observed through the names the schemas give
 // themselves for the document (`.openapi('Job')` as each named schema is built), on a fresh copy
-// of the sources: other files of this worker have built theirs long ago.
+// of the sources: other files of this worker have built theirs long ago. Nor does a schema's
+// first parse compile zod's fast path, which only a second parse pays for.
 import { z } from '@hono/zod-openapi';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -69,5 +70,38 @@ describe('start-up builds no schema before a request needs it', () => {
     const second = await sandbox.fetch(new Request('http://sandbox.test/openapi.json'));
     expect(await second.json()).toEqual(document);
     expect(built.length).toBe(count);
+  });
+
+  it("an endpoint's first request compiles no parser; its second does, and both answer alike", async () => {
+    // zod compiles an object schema's fast path with new Function (its body reads `payload`).
+    const compiled: string[] = [];
+    const original = globalThis.Function;
+    vi.stubGlobal(
+      'Function',
+      new Proxy(original, {
+        construct(target, args) {
+          const body = String(args.at(-1) ?? '');
+          if (body.includes('payload')) compiled.push(body);
+          return Reflect.construct(target, args);
+        },
+      }),
+    );
+    const sandbox = await freshSandbox();
+    const create = () =>
+      sandbox.fetch(
+        new Request('http://sandbox.test/v1/webhook_endpoints', {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ url: 'https://receiver.example/hooks', events: ['job.created'] }),
+        }),
+      );
+    const first = await create();
+    expect(first.status).toBe(201);
+    expect(compiled).toEqual([]);
+    const second = await create();
+    expect(second.status).toBe(201);
+    expect(compiled.length).toBeGreaterThan(0);
+    const fields = (response: Record<string, unknown>) => ({ ...response, id: undefined, secret: undefined, created_at: undefined });
+    expect(fields((await second.json()) as Record<string, unknown>)).toEqual(fields((await first.json()) as Record<string, unknown>));
   });
 });
