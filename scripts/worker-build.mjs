@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STAMP = join(root, 'dist', 'prebuilt', '.worker-build-stamp');
-const OUTPUTS = ['dist/prebuilt/worker.js', 'dist/docs-assets/swagger-ui-bundle.js'];
+const OUTPUTS = ['dist/prebuilt/worker.js', 'dist/prebuilt/default-seed.bin', 'dist/docs-assets/swagger-ui-bundle.js'];
 
 /** Every file the two scripts read, by path, size and modification time. */
 function sourcesFingerprint() {
