@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeThirdPartyLicenses } from './third-party-licenses.mjs';
+import { onlyEnglishZodLocale } from './zod-locales.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STAMP = join(root, 'dist', '.build-stamp');
@@ -42,7 +43,14 @@ function sourcesFingerprint() {
     }
   };
   for (const directory of ['src', 'fixtures']) walk(directory);
-  for (const file of ['package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/prebuilt-data.mjs', 'scripts/docs-assets.mjs']) {
+  for (const file of [
+    'package.json',
+    'package-lock.json',
+    'scripts/build.mjs',
+    'scripts/zod-locales.mjs',
+    'scripts/prebuilt-data.mjs',
+    'scripts/docs-assets.mjs',
+  ]) {
     const { size, mtimeMs } = statSync(join(root, file));
     hash.update(`${file}\0${size}\0${mtimeMs}\n`);
   }
@@ -63,21 +71,6 @@ process.stdout.write(ifStale ? 'Building dist/ (the sources changed since the la
 const node = (script) => execFileSync(process.execPath, [join(root, 'scripts', script)], { stdio: 'inherit', cwd: root });
 
 node('prebuilt-data.mjs');
-
-/**
- * zod exports every one of its 60-odd locales as `z.locales`, and a bundle that uses `z` as a
- * value must keep them all: 360 KB, 40% of the largest chunk, parsed at every start. The sandbox's
- * messages are its own and zod's default locale is `en`, so only `en` is bundled.
- */
-const onlyEnglishZodLocale = {
-  name: 'only-english-zod-locale',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
-      contents: "export { default as en } from './en.js';",
-      loader: 'js',
-    }));
-  },
-};
 
 const nodeBundle = {
   bundle: true,

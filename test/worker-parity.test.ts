@@ -230,8 +230,9 @@ beforeAll(async () => {
     cwd: ROOT,
     env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
   });
-  const script = (await readdir(outdir)).find((name) => name.endsWith('.js'));
-  if (script === undefined) throw new Error(`wrangler deploy --dry-run wrote no script to ${outdir}`);
+  // The entry module keeps main's name; the others are the chunks it imports.
+  const script = (await readdir(outdir)).find((name) => name === 'sandbox-worker.js');
+  if (script === undefined) throw new Error(`wrangler deploy --dry-run wrote no sandbox-worker.js to ${outdir}`);
   // The bindings, Durable Objects (SQLite-backed) and compatibility date of wrangler.toml.
   const fromWrangler = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml')).workerOptions;
   workerOptions = {

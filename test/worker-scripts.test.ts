@@ -20,8 +20,8 @@ symlinkSync(resolve('node_modules'), join(copy, 'node_modules'));
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 const builds = (output: string) => ({
-  written: output.match(/worker build: prebuilt sample data and docs assets written/g)?.length ?? 0,
-  current: output.match(/worker build: prebuilt sample data and docs assets are current/g)?.length ?? 0,
+  written: output.match(/worker build: prebuilt sample data, docs assets and the Worker bundle written/g)?.length ?? 0,
+  current: output.match(/worker build: prebuilt sample data, docs assets and the Worker bundle are current/g)?.length ?? 0,
 });
 
 describe('the Worker scripts', () => {

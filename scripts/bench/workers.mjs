@@ -1,7 +1,8 @@
 // Workers, side by side with a bare Worker that sends the same bytes: new Miniflare instances
-// (workerd) on the Worker that `npm run worker:build` wrote (dist/worker/worker.js), measuring
-// workerd's own CPU (from /proc: utime + stime of the workerd process each instance starts, in
-// clock ticks of 10 ms, hence the runs and the requests per figure):
+// (workerd) on the Worker that `npm run worker:build` wrote (dist/worker/sandbox-worker.js and
+// the modules it imports), measuring workerd's own CPU (from /proc: utime + stime of the workerd
+// process each instance starts, in clock ticks of 10 ms, hence the runs and the requests per
+// figure):
 //   - a new isolate: CPU from spawn to ready, then for the first request;
 //   - list, get and create: requests per second and CPU per request, one at a time;
 //   - Durable Object calls per request of each kind, counted by a wrapper module around the
@@ -209,13 +210,13 @@ export async function measureWorkers(root, { runs, requests }) {
   const scratch = join(root, 'node_modules', '.cache', 'bench-workers');
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
-  const workerPath = join(root, 'dist/worker/worker.js');
+  const workerPath = join(root, 'dist/worker/sandbox-worker.js');
   const common = { modules: true, modulesRoot: root, compatibilityDate: COMPATIBILITY_DATE, compatibilityFlags: ['enable_request_signal'] };
   const durableObjects = {
     IDEMPOTENCY: { className: 'IdempotencyObject', useSQLite: true },
     RATE_LIMITS: { className: 'RateLimitObject', useSQLite: true },
   };
-  // wrangler's default rules: the prebuilt sample data is a Data module (*.bin) beside worker.js.
+  // As wrangler.toml's rules: the bundle's modules, and the prebuilt sample data as a Data module (*.bin).
   const modulesRules = [
     { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
     { type: 'Data', include: ['**/*.bin'] },
