@@ -30,6 +30,7 @@ async function freshSandbox() {
 describe('start-up builds no schema before a request needs it', () => {
   afterEach(() => {
     vi.restoreAllMocks();
+    vi.unstubAllGlobals();
   });
 
   it('creating the sandbox builds none; the first list builds no named schema; a create builds its body, not the others', async () => {

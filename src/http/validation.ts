@@ -123,9 +123,12 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, con
   // first request of an endpoint a millisecond or two: more than a parse gains from it unless the
   // schema is parsed again. The first parse of each schema goes without it; the second compiles
   // it, like a JIT's tiers. (Workers allow no new Function: there every parse goes without.)
-  const seen = parsedBefore.has(schema);
-  if (!seen) parsedBefore.add(schema);
-  const result = seen ? schema.safeParse(input) : schema.safeParse(input, ONE_OFF);
+  let result: z.ZodSafeParseResult<z.output<T>>;
+  if (parsedBefore.has(schema)) result = schema.safeParse(input);
+  else {
+    parsedBefore.add(schema);
+    result = schema.safeParse(input, ONE_OFF);
+  }
   if (result.success) return result.data;
   throw issueToError(result.error.issues, input, context, schema);
 }
