@@ -1,29 +1,13 @@
 // A schema's first parse goes without zod's compiled fast path and its second compiles it
 // (src/http/validation.ts, parseOrThrow): an endpoint's first request compiles no parser it may
 // use once. Either way the answer is the same: the value, or the same error. Observed by counting
-// the parsers zod compiles (new Function, with a body that reads `payload`), on schemas made
-// here, which no other test has parsed. test/start-up-schemas.test.ts holds it through HTTP.
+// the parsers zod compiles (test/zod-compiles.ts), on schemas made here, which no other test has
+// parsed. test/start-up-schemas.test.ts holds it through HTTP.
 import { z } from '@hono/zod-openapi';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../src/errors.js';
 import { parseOrThrow } from '../src/http/validation.js';
-
-/** The bodies of the parsers compiled from now on. */
-function watchCompiles(): string[] {
-  const compiled: string[] = [];
-  const original = globalThis.Function;
-  vi.stubGlobal(
-    'Function',
-    new Proxy(original, {
-      construct(target, args) {
-        const body = String(args.at(-1) ?? '');
-        if (body.includes('payload')) compiled.push(body);
-        return Reflect.construct(target, args);
-      },
-    }),
-  );
-  return compiled;
-}
+import { watchZodCompiles } from './zod-compiles.js';
 
 const schema = () => z.object({ name: z.string().min(1), window: z.object({ start: z.string(), end: z.string() }) });
 const VALID = { name: 'Depot', window: { start: '08:00', end: '12:00' } };
@@ -44,7 +28,7 @@ describe('parseOrThrow compiles a schema on its second parse', () => {
   });
 
   it('the first parse compiles nothing, the second compiles, later ones reuse it; the value is the same', () => {
-    const compiled = watchCompiles();
+    const compiled = watchZodCompiles();
     const fresh = schema();
     expect(parseOrThrow(fresh, VALID)).toEqual(VALID);
     expect(compiled).toEqual([]);
@@ -56,7 +40,7 @@ describe('parseOrThrow compiles a schema on its second parse', () => {
   });
 
   it('a first parse that fails counts as a parse, and gives the error a compiled parse gives', () => {
-    const compiled = watchCompiles();
+    const compiled = watchZodCompiles();
     const invalid = { name: '', window: { start: '08:00', end: 12 } };
     const fresh = schema();
     const first = errorOf(() => parseOrThrow(fresh, invalid));

@@ -5,6 +5,7 @@
 // first parse compile zod's fast path, which only a second parse pays for.
 import { z } from '@hono/zod-openapi';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { watchZodCompiles } from './zod-compiles.js';
 
 const KEY = 'svc_test_sandbox_public';
 // The document's named components, as /openapi.json lists them under components.schemas.
@@ -74,19 +75,7 @@ describe('start-up builds no schema before a request needs it', () => {
   });
 
   it("an endpoint's first request compiles no parser; its second does, and both answer alike", async () => {
-    // zod compiles an object schema's fast path with new Function (its body reads `payload`).
-    const compiled: string[] = [];
-    const original = globalThis.Function;
-    vi.stubGlobal(
-      'Function',
-      new Proxy(original, {
-        construct(target, args) {
-          const body = String(args.at(-1) ?? '');
-          if (body.includes('payload')) compiled.push(body);
-          return Reflect.construct(target, args);
-        },
-      }),
-    );
+    const compiled = watchZodCompiles();
     const sandbox = await freshSandbox();
     const create = () =>
       sandbox.fetch(
