@@ -8,9 +8,10 @@ import { dataModules } from '../data-modules.js';
 
 const wranglerConfig = fileURLToPath(new URL('../../wrangler.toml', import.meta.url));
 
-// wrangler.toml's `main` (the Worker's bundle), its [assets] directory and the prebuilt sample
-// data must exist before the Worker starts; wrangler's [build] command makes them, but the test
-// pool does not run it. A fresh clone's `npm test` then works.
+// wrangler.toml's [assets] directory and the prebuilt sample data (`#prebuilt-sample-data`, the
+// Worker's default seed) must exist before the Worker starts; wrangler's [build] command makes
+// them (and the bundle that is wrangler.toml's main), but the test pool does not run it. A fresh
+// clone's `npm test` then works.
 execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/worker-build.mjs', import.meta.url))], { stdio: 'inherit' });
 
 export default defineProject({
