@@ -93,6 +93,13 @@ async function bundleWorker() {
     // rule for every *.js would also take the dependencies' files in the workerd test pool.
     assetNames: 'sandbox-[name]-[hash]',
     chunkNames: 'sandbox-[name]-[hash]',
+    // Minified: a new isolate compiles the script it imports at start, and the first request the
+    // functions it calls, each from its source text; 0.84 MB of it became 0.49 MB, and CPU to
+    // ready fell from 110 to 95 ms (medians of 25 and 20 isolates, interleaved; bare 40-60 ms).
+    // Names are kept, so a stack in the logs names its functions, and the source map maps it back
+    // (wrangler.toml: upload_source_maps).
+    minify: true,
+    keepNames: true,
     sourcemap: true,
     logLevel: 'warning',
   });
