@@ -95,7 +95,7 @@ async function bundleWorker() {
     chunkNames: 'sandbox-[name]-[hash]',
     // Minified: a new isolate compiles the script it imports at start, and the first request the
     // functions it calls, each from its source text; 0.84 MB of it became 0.49 MB, and CPU to
-    // ready fell from 110 to 95 ms (medians of 25 and 20 isolates, interleaved; bare 40-60 ms).
+    // ready fell by 5-10 ms of 110-130 (docs/workers.md).
     // Names are kept, so a stack in the logs names its functions, and the source map maps it back
     // (wrangler.toml: upload_source_maps).
     minify: true,
