@@ -16,7 +16,7 @@
 // Quick smoke run:
 //   BENCH_SECONDS=1 BENCH_ROUNDS=1 BENCH_WARMUP_SECONDS=0.5 BENCH_HEAP_SECONDS=3 BENCH_COLD_RUNS=1 npm run bench
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -159,6 +159,32 @@ async function startBaseline(scenarios) {
   return { child, port: (await ready).port };
 }
 
+/** The create scenario's reference: a minimal Hono + zod create (scripts/bench/minimal-create-app.mjs). */
+async function startMinimalCreate(createScenario) {
+  const child = forkTracked(join(ROOT, 'scripts/bench/minimal-create-server.mjs'), [], { cwd: ROOT });
+  const ready = nextMessage(child, 'ready', 30_000, 'minimal create server');
+  child.send({ type: 'template', template: JSON.parse(createScenario.response.body.toString('utf8')) });
+  const port = (await ready).port;
+  const check = await send(port, createScenario);
+  if (check.status !== createScenario.expect) {
+    throw new Error(`minimal create answered ${check.status}, not ${createScenario.expect}: ${Buffer.from(check.body).toString('utf8')}`);
+  }
+  return { child, port };
+}
+
+/** Linux reports a process's CPU in /proc in clock ticks of 10 ms: a run of seconds reads within 1%. */
+const MS_PER_TICK = 10;
+
+/** User + system CPU of a process in ms, or undefined where /proc is not there. */
+function processCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The comparison is only fair if the baseline answers what the sandbox answered, byte for byte. */
 async function checkBaselineBytes(port, scenarios) {
   for (const scenario of scenarios) {
@@ -168,46 +194,77 @@ async function checkBaselineBytes(port, scenarios) {
 }
 
 function describeRun(run) {
-  return `${formatRps(run.rps)} req/s p50 ${formatMs(run.p50)} p99 ${formatMs(run.p99)} ms${run.unexpected > 0 ? ` (${run.unexpected} unexpected answers)` : ''}`;
+  const cpu = run.cpuUs === undefined ? '' : ` CPU ${formatCpuUs(run.cpuUs)} µs/req`;
+  return `${formatRps(run.rps)} req/s p50 ${formatMs(run.p50)} p99 ${formatMs(run.p99)} ms${cpu}${run.unexpected > 0 ? ` (${run.unexpected} unexpected answers)` : ''}`;
 }
+
+const formatCpuUs = (value) => value.toFixed(1);
 
 function summariseRuns(runs) {
   return {
     rps: spread(runs.map((run) => run.rps)),
     p50: spread(runs.map((run) => run.p50)),
     p99: spread(runs.map((run) => run.p99)),
+    cpuUs: runs.every((run) => run.cpuUs !== undefined) ? spread(runs.map((run) => run.cpuUs)) : undefined,
     unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
     statuses: [...new Set(runs.flatMap((run) => Object.keys(run.statuses)))].join('/'),
   };
 }
 
 /** One load run against a server that must still be up afterwards for the figures to count. */
+/**
+ * One load run against a server that must still be up afterwards for the figures to count, with
+ * the server process's CPU per completed request: with the load generator on the same two cores,
+ * req/s also depends on how the cores are shared; CPU per request is the server's own cost.
+ */
 async function loadServer(server, scenario, seconds) {
+  const before = processCpuMs(server.child.pid);
   const result = await runLoad(server.port, scenario, seconds);
+  const after = processCpuMs(server.child.pid);
   assertRunning(server.child, `the ${server.name} server`);
-  return result;
+  const cpuUs =
+    before === undefined || after === undefined || result.completed === 0 ? undefined : ((after - before) * 1000) / result.completed;
+  return { ...result, cpuUs };
+}
+
+/** The ratio of two servers' figure, round by round (each pair ran back to back under the same background load). */
+function perRound(runs, of, over, figure) {
+  const values = runs[of].map((run, round) => run[figure] / runs[over][round][figure]);
+  return values.every(Number.isFinite) ? spread(values) : undefined;
 }
 
 async function measureScenario(scenario, servers, { seconds, rounds, warmup }) {
-  // Not counted: lets both servers' JIT settle on this request before the measured rounds.
-  await loadServer(servers.sandbox, scenario, warmup);
-  await loadServer(servers.baseline, scenario, warmup);
-  const runs = { sandbox: [], baseline: [] };
+  // The create also runs on its reference, a minimal Hono + zod create.
+  const names = ['sandbox', 'baseline', ...(scenario.name === 'create' && servers.reference ? ['reference'] : [])];
+  // Not counted: lets each server's JIT settle on this request before the measured rounds.
+  for (const name of names) await loadServer(servers[name], scenario, warmup);
+  const runs = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    // Alternate who goes first, so a drift in the machine's load favours neither server.
-    const order = round % 2 === 0 ? ['sandbox', 'baseline'] : ['baseline', 'sandbox'];
+    // Rotate who goes first, so a drift in the machine's load favours no server.
+    const order = names.map((_, index) => names[(index + round) % names.length]);
     for (const name of order) runs[name].push(await loadServer(servers[name], scenario, seconds));
-    const [sandbox, baseline] = [runs.sandbox[round], runs.baseline[round]];
+    const described = names.map((name) => `${servers[name].name} ${describeRun(runs[name][round])}`).join(' | ');
     console.log(
-      `  ${scenario.name.padEnd(6)} round ${round + 1}/${rounds}: sandbox ${describeRun(sandbox)} | baseline ${describeRun(baseline)} | ratio ${formatRatio(sandbox.rps / baseline.rps)}`,
+      `  ${scenario.name.padEnd(6)} round ${round + 1}/${rounds}: ${described} | ratio ${formatRatio(runs.sandbox[round].rps / runs.baseline[round].rps)}`,
     );
   }
+  const reference = runs.reference
+    ? {
+        summary: summariseRuns(runs.reference),
+        ratio: perRound(runs, 'reference', 'baseline', 'rps'),
+        sandboxRatio: perRound(runs, 'sandbox', 'reference', 'rps'),
+        cpuRatio: perRound(runs, 'reference', 'baseline', 'cpuUs'),
+        sandboxCpuRatio: perRound(runs, 'sandbox', 'reference', 'cpuUs'),
+      }
+    : undefined;
   return {
     scenario,
     sandbox: summariseRuns(runs.sandbox),
     baseline: summariseRuns(runs.baseline),
     // Ratios per round: each pair ran back to back under the same background load.
     ratio: spread(runs.sandbox.map((run, round) => run.rps / runs.baseline[round].rps)),
+    cpuRatio: perRound(runs, 'sandbox', 'baseline', 'cpuUs'),
+    reference,
   };
 }
 
@@ -219,10 +276,16 @@ async function measureThroughput(settings) {
   for (const { name, method, path, response } of scenarios) {
     console.log(`  ${name.padEnd(6)} ${method} ${path} -> ${response.status}, ${response.body.length} bytes (baseline: same bytes)`);
   }
-  const servers = { sandbox: { name: 'sandbox', ...sandbox }, baseline: { name: 'baseline', ...baseline } };
+  const reference = await startMinimalCreate(scenarios.find((scenario) => scenario.name === 'create'));
+  console.log('  create also on a minimal Hono + zod create (scripts/bench/minimal-create-app.mjs): a record of the same shape');
+  const servers = {
+    sandbox: { name: 'sandbox', ...sandbox },
+    baseline: { name: 'baseline', ...baseline },
+    reference: { name: 'minimal create', ...reference },
+  };
   const results = [];
   for (const scenario of scenarios) results.push(await measureScenario(scenario, servers, settings));
-  await Promise.all([stop(sandbox.child), stop(baseline.child)]);
+  await Promise.all([stop(sandbox.child), stop(baseline.child), stop(reference.child)]);
   return { scenarios, results };
 }
 
@@ -379,10 +442,11 @@ async function measureHeap(createScenario, seconds) {
 
 function printThroughput({ results }, settings) {
   const rows = [];
-  for (const { scenario, sandbox, baseline } of results) {
+  for (const { scenario, sandbox, baseline, reference } of results) {
     for (const [server, summary] of [
       ['sandbox', sandbox],
       ['baseline', baseline],
+      ...(reference ? [['minimal Hono + zod', reference.summary]] : []),
     ]) {
       rows.push([
         server === 'sandbox' ? scenario.name : '',
@@ -391,6 +455,7 @@ function printThroughput({ results }, settings) {
         formatSpread(summary.rps, formatRps),
         formatSpread(summary.p50, formatMs),
         formatSpread(summary.p99, formatMs),
+        summary.cpuUs ? formatSpread(summary.cpuUs, formatCpuUs) : 'n/a',
         summary.statuses,
         String(summary.unexpected),
       ]);
@@ -399,7 +464,7 @@ function printThroughput({ results }, settings) {
   console.log(
     `\nThroughput: ${CONNECTIONS} connections, median (min–max) of ${settings.rounds} round(s) of ${settings.seconds} s per server, alternating\n`,
   );
-  console.log(table(['scenario', 'request', 'server', 'req/s', 'p50 ms', 'p99 ms', 'status', 'unexpected'], rows));
+  console.log(table(['scenario', 'request', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'status', 'unexpected'], rows));
 }
 
 function targetRows(throughput, heap, worker, cold, inProcess, workers) {
@@ -431,7 +496,7 @@ function targetRows(throughput, heap, worker, cold, inProcess, workers) {
       verdict(inProcess.ratio.median <= IN_PROCESS_RATIO_LIMIT),
     ],
   ];
-  for (const { scenario, sandbox, baseline, ratio } of throughput.results) {
+  for (const { scenario, sandbox, baseline, ratio, cpuRatio, reference } of throughput.results) {
     const target = TARGETS[scenario.name];
     rows.push([
       `${scenario.name}: sandbox/baseline req/s`,
@@ -439,6 +504,25 @@ function targetRows(throughput, heap, worker, cold, inProcess, workers) {
       formatSpread(ratio, formatRatio),
       verdict(ratio.median >= target.ratio),
     ]);
+    // No targets of their own: what the server itself spends per request, and the create's reference.
+    if (cpuRatio) rows.push([`${scenario.name}: sandbox/baseline CPU per request`, 'diagnostic', formatSpread(cpuRatio, formatRatio), '-']);
+    if (reference?.ratio) {
+      rows.push(
+        ['create: minimal Hono + zod create/baseline req/s', 'reference', formatSpread(reference.ratio, formatRatio), '-'],
+        ['create: sandbox/minimal Hono + zod create req/s', 'reference', formatSpread(reference.sandboxRatio, formatRatio), '-'],
+      );
+      if (reference.cpuRatio) {
+        rows.push(
+          ['create: minimal Hono + zod create/baseline CPU per request', 'reference', formatSpread(reference.cpuRatio, formatRatio), '-'],
+          [
+            'create: sandbox/minimal Hono + zod create CPU per request',
+            'reference',
+            formatSpread(reference.sandboxCpuRatio, formatRatio),
+            '-',
+          ],
+        );
+      }
+    }
     if (target.read) {
       // Against the baseline's p99 of the same run: what the sandbox adds, not the machine's noise.
       const limit = p99Limit(baseline.p99.median);
@@ -579,7 +663,8 @@ function printReport(settings, cold, throughput, heap, worker, workers, inProces
 
 /** Every step has its own time limit; this catches anything they miss, with room for a slow machine. */
 function startWatchdog({ seconds, rounds, warmup, heapSeconds }) {
-  const plannedSeconds = 4 * 2 * (warmup + rounds * seconds) + heapSeconds;
+  // Four scenarios on two servers, and the create on its reference too.
+  const plannedSeconds = (4 * 2 + 1) * (warmup + rounds * seconds) + heapSeconds;
   const limitMs = (2 * plannedSeconds + 600) * 1000;
   setTimeout(() => {
     console.error(`\nbench: still running after ${Math.round(limitMs / 60_000)} minutes; stopping`);

@@ -25,8 +25,12 @@ interface ScenariosModule {
   captureScenarios(send: Send): Promise<Scenario[]>;
   responseDifference(expected: Answer, actual: Answer): string | null;
 }
+type InProcessApp = { request: (path: string, init: RequestInit) => Response | Promise<Response> };
 interface BaselineModule {
-  createBaselineApp(scenarios: Scenario[]): { request: (path: string, init: RequestInit) => Response | Promise<Response> };
+  createBaselineApp(scenarios: Scenario[]): InProcessApp;
+}
+interface MinimalCreateModule {
+  createMinimalCreateApp(template: Record<string, unknown>): InProcessApp;
 }
 
 // The bench helpers are plain ESM without type declarations; a computed specifier keeps tsc
@@ -34,6 +38,7 @@ interface BaselineModule {
 const helper = (name: string) => new URL(`../scripts/bench/${name}`, import.meta.url).href;
 const { captureScenarios, responseDifference } = (await import(helper('scenarios.mjs'))) as ScenariosModule;
 const { createBaselineApp } = (await import(helper('baseline-app.mjs'))) as BaselineModule;
+const { createMinimalCreateApp } = (await import(helper('minimal-create-app.mjs'))) as MinimalCreateModule;
 
 async function answerOf(response: Response): Promise<Answer> {
   return {
@@ -66,5 +71,35 @@ describe('bench baseline', () => {
       const difference = responseDifference(scenario.response, await baseline(scenario));
       expect(difference, `${scenario.method} ${scenario.path}`).toBeNull();
     }
+  });
+
+  it('runs the create on a minimal Hono + zod create that validates the body and answers a record of the same shape', async () => {
+    const sandbox = createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off' }));
+    const create = (await captureScenarios(inProcess(sandbox))).find((scenario) => scenario.name === 'create') as Scenario;
+    const decode = (body: Uint8Array) => JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>;
+    const template = decode(create.response.body);
+    const minimal = inProcess(createMinimalCreateApp(template));
+
+    const answer = await minimal(create);
+    expect(answer.status).toBe(201);
+    const record = decode(answer.body);
+    // The sandbox's job fields (reference, "Jobs"), in its order; a new ID and the body's values.
+    expect(Object.keys(record)).toEqual(Object.keys(template));
+    expect(record.id).toMatch(/^job_[0-9A-Za-z]{14}$/);
+    expect(record.id).not.toBe(template.id);
+    const sent = JSON.parse(create.body as string) as Record<string, unknown>;
+    for (const field of ['type', 'client', 'site', 'scheduled_for', 'window']) expect(record[field]).toEqual(sent[field]);
+    // The same work of stringifying: sizes within a few bytes (the timestamps are its own).
+    expect(Math.abs(answer.body.length - create.response.body.length)).toBeLessThanOrEqual(4);
+
+    // It validates as a zod schema does: a wrong type, an unknown field and a window backwards are 400s.
+    for (const body of [
+      { ...sent, type: 'bulk_pickup' },
+      { ...sent, color: 'red' },
+      { ...sent, window: { start: '12:00', end: '08:00' } },
+    ]) {
+      expect((await minimal({ ...create, body: JSON.stringify(body) })).status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await minimal({ ...create, headers: { 'Content-Type': 'application/json' } })).status).toBe(401);
   });
 });
