@@ -161,7 +161,7 @@ async function startBaseline(scenarios) {
 
 /** The create scenario's reference: a minimal Hono + zod create (scripts/bench/minimal-create-app.mjs). */
 async function startMinimalCreate(createScenario) {
-  const child = forkTracked(join(ROOT, 'scripts/bench/minimal-create-server.mjs'), [], { cwd: ROOT });
+  const child = forkTracked(join(ROOT, 'scripts/bench/baseline-server.mjs'), [], { cwd: ROOT });
   const ready = nextMessage(child, 'ready', 30_000, 'minimal create server');
   child.send({ type: 'template', template: JSON.parse(createScenario.response.body.toString('utf8')) });
   const port = (await ready).port;
