@@ -211,7 +211,6 @@ function summariseRuns(runs) {
   };
 }
 
-/** One load run against a server that must still be up afterwards for the figures to count. */
 /**
  * One load run against a server that must still be up afterwards for the figures to count, with
  * the server process's CPU per completed request: with the load generator on the same two cores,
