@@ -483,7 +483,7 @@ describe('the deployed bundle', () => {
       const map = JSON.parse(await readFile(join(ROOT, 'dist', 'worker-bundle', `${script}.map`), 'utf8')) as { sources: string[] };
       for (const source of map.sources) sources.add(source.replace(/^(\.\.\/)+/, ''));
     }
-    // esbuild's readable output runs at 30-40 bytes a line; minified, a module is a few long lines.
+    // esbuild's readable output runs at about 50 bytes a line; minified, a module is a few long lines.
     expect(bytes / lineCount, 'bytes per line').toBeGreaterThan(1000);
     expect([...sources]).toEqual(expect.arrayContaining(['src/worker.ts', 'src/app.ts', 'src/http/endpoint.ts']));
     // A stack in the Worker's logs names the function that threw, as the source does.
