@@ -20,9 +20,15 @@ const CACHE = join(root, 'node_modules', '.cache', 'node-versions');
 const DEFAULT_VERSIONS = ['22', '24'];
 /**
  * Suites of the node project that drive another runtime (workerd through Miniflare or wrangler,
- * Chromium): they stay on the default Node, as the workers project does.
+ * Chromium, a container): they stay on the default Node, as the workers project does.
  */
-const OTHER_RUNTIMES = ['test/browser.test.ts', 'test/worker-parity.test.ts', 'test/worker-scripts.test.ts'];
+const OTHER_RUNTIMES = [
+  'test/browser.test.ts',
+  'test/worker-parity.test.ts',
+  'test/worker-scripts.test.ts',
+  // The container's Node is the image's own, whatever Node builds it: once is enough.
+  'test/container.test.ts',
+];
 
 const dash = process.argv.indexOf('--');
 const positional = process.argv.slice(2, dash === -1 ? undefined : dash);

@@ -2,6 +2,7 @@
 // and the environment (the names of the published "Configuration" table), builds the app and
 // listens, on loopback unless told otherwise.
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { createApp } from '../app.js';
 import { type ApiKey, workingKey } from '../auth/keys.js';
 import { rateLimitPolicy, type SandboxConfig } from '../config.js';
@@ -9,7 +10,9 @@ import { ConfigError } from '../config/problems.js';
 import { type ConfigSources, readText, type Variable, VARIABLES } from '../config/sources.js';
 import { pathAndQuery } from '../http/query.js';
 import { nodeDocsAssets } from '../docs/node-assets.js';
-import { socketAddress, startNodeServer, whenHeadWritten } from '../node-server.js';
+import { clientAddressOf, startNodeServer, whenHeadWritten } from '../node-server.js';
+import { parseTrustProxy } from '../http-edge/forwarded-for.js';
+import { isLostAnswer } from '../faults/lost-answer.js';
 import { ENDPOINTS } from '../resources/index.js';
 import { timestamp } from '../schemas/new-records.js';
 import { describeDelivery, WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -20,6 +23,12 @@ import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
 
 export const DEFAULT_PORT = 8787;
+/**
+ * The banner's last line, printed once the server answers: the same in every version and
+ * configuration, so a CI system can wait for it in the log (Testcontainers' log wait, a script's
+ * grep) instead of polling /health.
+ */
+const READY_LINE = 'Waste Operations API sandbox ready';
 /** How long a stopping server waits for deliveries in flight. */
 const SHUTDOWN_GRACE_MS = 1_500;
 
@@ -35,6 +44,7 @@ const SERVE_FLAGS: readonly (readonly [string, string, string])[] = [
   ['--webhook-secret S', 'SANDBOX_WEBHOOK_SECRET', 'whsec_… signing them (default: a new one, printed)'],
   ['--webhook-events L', 'SANDBOX_WEBHOOK_EVENTS', 'comma list of job.created, job.scheduled, container.received, or * (default)'],
   ['--faults LIST', 'SANDBOX_FAULTS', 'random faults for soak tests, e.g. api_error=0.02,delay=0.05:1500'],
+  ['--trust-proxy N', 'SANDBOX_TRUST_PROXY', "your proxies in front: the address N back in X-Forwarded-For (default 0: the socket's)"],
   ['--log', '', 'one line per request (and delivery): time, method, path, status, ms, request id'],
   ['--help, --version', '', ''],
 ];
@@ -95,16 +105,30 @@ type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Resp
 /**
  * Wraps the app so each answer prints `2026-03-02T17:00:00.123Z GET /v1/jobs 200 1.4ms req_…`
  * (the time in UTC, ISO 8601). Headers are never printed, so neither is the API key.
+ * An answer that never reached the client is not logged as if it had (issue #35): the status is
+ * nginx's for what happened, and a note says which answer was not sent:
+ * - 499: the client closed the connection first (it gave up on a `delay`);
+ * - 444: the connection was reset with no answer (`reset_after_write`).
  */
 function withRequestLog(fetch: FetchHandler): FetchHandler {
   return async (request, env) => {
     const started = performance.now();
     const response = await fetch(request, env);
     const ms = (performance.now() - started).toFixed(1);
+    const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
     // The method as it arrived: the Node server hands a HEAD to the app as its GET.
-    const method = (env as { incoming?: { method?: string } } | undefined)?.incoming?.method ?? request.method;
-    const line = (status: number, id: string | null | undefined) =>
-      console.log(`${new Date().toISOString()} ${method} ${loggedPath(request.url)} ${status} ${ms}ms ${id ?? '-'}`);
+    const method = incoming?.method ?? request.method;
+    const line = (status: number, id: string | null | undefined, note = '') =>
+      console.log(`${new Date().toISOString()} ${method} ${loggedPath(request.url)} ${status} ${ms}ms ${id ?? '-'}${note}`);
+    // Neither answer is written, so its headers can be read without changing any bytes sent.
+    if (isLostAnswer(response)) {
+      line(444, response.headers.get('Request-Id'), ` connection reset by reset_after_write; its ${response.status} answer not sent`);
+      return response;
+    }
+    if (incoming?.socket.destroyed === true) {
+      line(499, response.headers.get('Request-Id'), ` client closed the connection first; its ${response.status} answer not sent`);
+      return response;
+    }
     // Not response.headers: reading it makes @hono/node-server write the names lower-cased and
     // sorted, so --log would change the answer's bytes (issue #18). The ID is read as written.
     if (!whenHeadWritten(env, (status, header) => line(status, header('Request-Id'))))
@@ -145,6 +169,7 @@ export function serve(argv: readonly string[]): number | undefined {
       'webhook-secret': { type: 'string' },
       'webhook-events': { type: 'string' },
       faults: { type: 'string' },
+      'trust-proxy': { type: 'string' },
       log: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
@@ -181,6 +206,14 @@ export function serve(argv: readonly string[]): number | undefined {
   if (!/^\d{1,5}$/.test(portText.trim()) || port > 65535)
     throw new UsageError(`${flags.port === undefined ? 'PORT' : '--port'} must be a port number from 0 to 65535, not "${portText}"`);
   const hostname = flags.host ?? process.env.HOST ?? '127.0.0.1';
+  // Node only (Workers take CF-Connecting-IP), so not a setting of the shared configuration. An
+  // empty variable counts as not set, as the others do.
+  const trustProxyText = flags['trust-proxy'] ?? (process.env.SANDBOX_TRUST_PROXY?.trim() || undefined);
+  const trustProxy =
+    trustProxyText === undefined
+      ? 0
+      : parseTrustProxy(trustProxyText, flags['trust-proxy'] === undefined ? 'SANDBOX_TRUST_PROXY' : '--trust-proxy');
+  if (typeof trustProxy === 'string') throw new UsageError(trustProxy);
 
   // The events of writes: signed with the given secret, or with one made now and printed below.
   const webhook = config.webhook === null ? undefined : signedTarget(config.webhook);
@@ -193,7 +226,7 @@ export function serve(argv: readonly string[]): number | undefined {
             ? { onAttempt: (event, attempt) => console.log(`${new Date().toISOString()} ${describeDelivery(event, attempt)}`) }
             : {}),
         });
-  const app = createApp(config, { clientAddress: socketAddress, docsAssets: nodeDocsAssets(), events: dispatcher ?? null });
+  const app = createApp(config, { clientAddress: clientAddressOf(trustProxy), docsAssets: nodeDocsAssets(), events: dispatcher ?? null });
   const fetch: FetchHandler = flags.log ? withRequestLog(app.fetch) : app.fetch;
 
   // Headers within 10 s, a whole request within 30 s, swept every second (src/node-server.ts).
@@ -216,6 +249,7 @@ export function serve(argv: readonly string[]): number | undefined {
       );
     }
     console.log(tryLine(workingKey(config.keys), origin));
+    console.log(READY_LINE);
   });
   server.once('error', (error: NodeJS.ErrnoException) => {
     console.error(listenProblem(error, port, hostname, flags.host === undefined ? 'HOST' : '--host'));
