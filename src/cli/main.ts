@@ -1,6 +1,8 @@
 // `waste-operations-sandbox [serve] [flags]` starts the sandbox; `waste-operations-sandbox
-// trigger …` sends signed sample webhook deliveries. Arguments are read with node:util's
+// trigger …` sends signed sample webhook deliveries; `… check-receiver <url> --secret …` tests a
+// webhook receiver against the reference's rules. Arguments are read with node:util's
 // parseArgs: part of Node, no dependency to install for `npx`, and strict about unknown flags.
+import { CHECK_RECEIVER_USAGE, checkReceiverCommand } from './check-receiver.js';
 import { serve, SERVE_USAGE } from './serve.js';
 import { trigger, TRIGGER_USAGE } from './trigger.js';
 import { asUsageError } from './usage-error.js';
@@ -11,11 +13,15 @@ export const USAGE = `waste-operations-sandbox ${VERSION}: the Waste Operations 
 Usage:
   waste-operations-sandbox [serve] [flags]         start the sandbox (default)
   waste-operations-sandbox trigger <type> [flags]  send signed sample webhook deliveries
+  waste-operations-sandbox check-receiver <url> --secret <whsec_…>
+                                                   test your webhook receiver against the reference's rules
   waste-operations-sandbox --version
 
 ${SERVE_USAGE}
 
-${TRIGGER_USAGE}`;
+${TRIGGER_USAGE}
+
+${CHECK_RECEIVER_USAGE}`;
 
 /**
  * Runs one command line. Resolves to an exit code, or to undefined while a server keeps running
@@ -33,9 +39,12 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
       return 0;
     }
     if (command === 'trigger') return await trigger(rest);
+    if (command === 'check-receiver') return await checkReceiverCommand(rest);
     if (command === 'serve') return serve(rest);
     if (command !== undefined && !command.startsWith('-')) {
-      console.error(`Unknown command "${command}": the commands are serve (the default) and trigger. Run with --help for usage.`);
+      console.error(
+        `Unknown command "${command}": the commands are serve (the default), trigger and check-receiver. Run with --help for usage.`,
+      );
       return 2;
     }
     return serve(argv);

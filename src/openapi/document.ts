@@ -14,6 +14,7 @@ import { DELAY_MAX_MS, FAULTS, SIMULATE_HEADER } from '../faults/simulate.js';
 import { errorCasesOf } from './error-responses.js';
 import { ErrorBody } from './error-schema.js';
 import { errorExampleOf, examplesOf } from './examples.js';
+import { registerWebhooks, WEBHOOKS_TAG } from './webhooks.js';
 
 type Json = Record<string, unknown>;
 
@@ -120,6 +121,7 @@ export function buildOpenApiDocument(account: AccountStore, key: ApiKey | undefi
     registry.openAPIRegistry.registerComponent('parameters', name, parameter as never);
   }
   for (const endpoint of ENDPOINTS) registry.openAPIRegistry.registerPath(operationOf(endpoint, account, key) as never);
+  registerWebhooks(registry.openAPIRegistry, account);
   const document = registry.getOpenAPI31Document({
     openapi: OPENAPI_VERSION,
     info: {
@@ -128,7 +130,7 @@ export function buildOpenApiDocument(account: AccountStore, key: ApiKey | undefi
       description: `${DESCRIPTION}\n\n${authenticationText(key)} Every error has the ErrorResponse shape; its \`doc_url\` leads to [/docs/errors](/docs/errors).`,
     },
     security: [{ bearer: [] }],
-    tags: tagsOf(ENDPOINTS),
+    tags: [...tagsOf(ENDPOINTS), WEBHOOKS_TAG],
   });
   describeListParameters(document.paths as Record<string, Record<string, { parameters?: Json[] }>>, account);
   return document as unknown as Json;

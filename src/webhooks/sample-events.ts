@@ -40,3 +40,13 @@ export async function sampleEventOfType(sandbox: Sandbox, type: EventType): Prom
 export function sampleEventOfEachType(sandbox: Sandbox): Promise<SampleEvent[]> {
   return Promise.all(EVENT_TYPES.map((type) => sampleEventOfType(sandbox, type)));
 }
+
+/** The newest `count` events of a type, oldest of them last (check-receiver needs a fresh one per check). */
+export async function sampleEventsOfType(sandbox: Sandbox, type: EventType, count: number): Promise<SampleEvent[]> {
+  const list = await read(sandbox, `/v1/events?type=${type}&limit=${count}`);
+  const ids = ((JSON.parse(list.text) as { data?: { id: string }[] }).data ?? []).map((event) => event.id);
+  const events = await Promise.all(ids.map((id) => sampleEventById(sandbox, id)));
+  const found = events.filter((event): event is SampleEvent => event !== undefined);
+  if (found.length < count) throw new Error(`the sample data of seed ${sandbox.seed} has ${found.length} ${type} events, not ${count}`);
+  return found;
+}
