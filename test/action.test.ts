@@ -1,81 +1,29 @@
-// Issue #25: action.yml runs as a GitHub runner runs a composite action. Each step's `run:` script
-// goes to `bash --noprofile --norc -eo pipefail` with the runner's environment (GITHUB_ACTION_PATH
-// this repository, RUNNER_TEMP a new directory, a GITHUB_OUTPUT file per step) and the step's
-// `env:` with `${{ inputs.… }}` filled in; the action's outputs are read from its steps' outputs.
+// Issue #25: action.yml runs as a GitHub runner runs a composite action (test/action-runner.ts).
 // The server it leaves running must be healthy, use the inputs, and sign with the secret it gives;
 // the README's workflow must use only inputs and outputs the action has, and its snapshot step
-// must pass against the action's server.
+// must pass against the action's server. Issue #34: used twice in one job, each use builds in its
+// own folder and writes its own log.
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { action, expand, runAction, type Step, type StepOutputs } from './action-runner.js';
+import { freePort } from './cli-server.js';
 import { readmeExample } from './readme.js';
 
 const execFileAsync = promisify(execFile);
 
-interface Step {
-  id?: string;
-  name?: string;
-  shell?: string;
-  run?: string;
-  uses?: string;
-  env?: Record<string, string>;
-}
-interface Action {
-  runs: { using: string; steps: Step[] };
-  inputs: Record<string, { description: string; default?: string }>;
-  outputs: Record<string, { description: string; value: string }>;
-}
-
-const action = parse(readFileSync('action.yml', 'utf8')) as Action;
 const runnerTemp = mkdtempSync(join(tmpdir(), 'waste-ops-action-'));
 // The README's snapshot step sends the public key: the table keeps it beside one of the team's own.
 const CUSTOM_KEYS = '[{"key":"svc_test_team_ci","account":"A","scopes":"*"},{"key":"svc_test_sandbox_public","account":"A","scopes":"*"}]';
-
-/** `${{ inputs.x }}` and `${{ steps.y.outputs.z }}`, as the runner fills them in. */
-function expand(text: string, inputs: Record<string, string>, outputs: Record<string, Record<string, string>>): string {
-  return text.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (whole, path: string) => {
-    const [scope, name, field, output] = path.split('.') as [string, string, string?, string?];
-    if (scope === 'inputs') return inputs[name] ?? action.inputs[name]?.default ?? '';
-    if (scope === 'steps' && field === 'outputs' && output !== undefined) return outputs[name]?.[output] ?? '';
-    throw new Error(`the test runner does not know ${whole}`);
-  });
-}
-
-/** Runs the action's steps; resolves to its outputs. */
-async function runAction(inputs: Record<string, string>): Promise<Record<string, string>> {
-  const outputs: Record<string, Record<string, string>> = {};
-  for (const [index, step] of action.runs.steps.entries()) {
-    if (step.run === undefined) throw new Error(`step ${index} is not a run: step`);
-    const outputFile = join(runnerTemp, `output-${index}`);
-    writeFileSync(outputFile, '');
-    const script = join(runnerTemp, `step-${index}.sh`);
-    writeFileSync(script, step.run);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      GITHUB_ACTION_PATH: process.cwd(),
-      RUNNER_TEMP: runnerTemp,
-      GITHUB_OUTPUT: outputFile,
-    };
-    for (const [name, value] of Object.entries(step.env ?? {})) env[name] = expand(value, inputs, outputs);
-    try {
-      await execFileAsync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { env, maxBuffer: 16 * 1024 * 1024 });
-    } catch (error) {
-      const failed = error as { code?: number; stdout?: string; stderr?: string };
-      throw new Error(`step "${step.name}" exited with ${failed.code}:\n${failed.stdout}${failed.stderr}`);
-    }
-    const lines = readFileSync(outputFile, 'utf8').split('\n').filter(Boolean);
-    if (step.id !== undefined)
-      outputs[step.id] = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
-  }
-  return Object.fromEntries(Object.entries(action.outputs).map(([name, output]) => [name, expand(output.value, inputs, outputs)]));
-}
+// The second use of the action in the same job: another port, another key table.
+const SECOND_KEYS = '[{"key":"svc_test_second_use","account":"B","scopes":"*"}]';
 
 /** A receiver that keeps each delivery's headers and raw body. */
 const deliveries: { headers: IncomingHttpHeaders; body: string }[] = [];
@@ -91,23 +39,32 @@ const receiver: Server = createServer((request, response) => {
 });
 
 let outputs: Record<string, string>;
+let steps: StepOutputs;
+/** The second use of the action in the job, after the first one's server started. */
+let second: Record<string, string>;
+let secondPort: number;
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
   // faults: a fraction of 0 changes no answer, yet the flag must reach the server (its banner says so).
-  outputs = await runAction({
-    port: '0',
-    clock: '2026-03-02T17:00:00Z',
-    keys: CUSTOM_KEYS,
-    'webhook-url': receiverUrl,
-    faults: 'api_error=0',
-  });
-}, 240_000);
+  ({ outputs, steps } = await runAction(
+    {
+      port: '0',
+      clock: '2026-03-02T17:00:00Z',
+      keys: CUSTOM_KEYS,
+      'webhook-url': receiverUrl,
+      faults: 'api_error=0',
+    },
+    runnerTemp,
+  ));
+  secondPort = await freePort();
+  ({ outputs: second } = await runAction({ port: String(secondPort), keys: SECOND_KEYS }, runnerTemp));
+}, 360_000);
 
 afterAll(() => {
-  const pid = Number(outputs?.pid);
-  if (pid > 0) {
+  for (const pid of [Number(outputs?.pid), Number(second?.pid)]) {
+    if (!(pid > 0)) continue;
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -130,7 +87,7 @@ describe('action.yml', () => {
   });
 
   it('builds with only what building needs: no test runner, browser driver, wrangler or workerd', () => {
-    const installed = join(runnerTemp, 'waste-operations-sandbox', 'node_modules');
+    const installed = join(steps.build?.dir as string, 'node_modules');
     expect(existsSync(join(installed, 'esbuild'))).toBe(true);
     for (const name of ['vitest', 'playwright-core', 'wrangler', 'workerd', 'miniflare', 'typescript', '@biomejs'])
       expect(existsSync(join(installed, name)), name).toBe(false);
@@ -177,8 +134,8 @@ describe('action.yml', () => {
       jobs: Record<string, { steps: (Step & { with?: Record<string, string> })[] }>;
     };
     expect(workflow.on).toBeDefined();
-    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
-    const sandbox = steps.find((step) => step.uses?.includes('/waste-operations-sandbox@'));
+    const workflowSteps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+    const sandbox = workflowSteps.find((step) => step.uses?.includes('/waste-operations-sandbox@'));
     // A pinned ref: a release tag or a full commit SHA, never a branch.
     expect(sandbox?.uses).toMatch(/^[\w-]+\/waste-operations-sandbox@(v\d+\.\d+\.\d+|[0-9a-f]{40})$/);
     for (const input of Object.keys(sandbox?.with ?? {})) expect(Object.keys(action.inputs), input).toContain(input);
@@ -189,14 +146,60 @@ describe('action.yml', () => {
       expect(Object.keys(action.outputs)).toContain(output);
     }
 
-    const snapshot = steps.find((step) => step.run?.includes('git diff --no-index')) as Step;
-    const workspace = join(runnerTemp, 'workspace');
-    const committed = snapshot.run?.match(/--exit-code (\S+)/)?.[1] as string;
-    mkdirSync(join(workspace, committed, '..'), { recursive: true });
-    writeFileSync(join(workspace, committed), readFileSync('test/action/job-created.snapshot.txt'));
+    // Run as the runner runs a step with no `shell:` (bash -e, no pipefail), in a workspace
+    // holding the snapshot file.
+    const snapshot = workflowSteps.find((step) => step.run?.includes('test/snapshots/')) as Step;
+    const committed = snapshot.run?.match(/test\/snapshots\/\S+\.json/)?.[0] as string;
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const [name, value] of Object.entries(snapshot.env ?? {})) env[name] = expand(value, {}, { [sandbox?.id as string]: outputs });
-    await execFileAsync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', snapshot.run as string], { cwd: workspace, env });
+    const runWith = async (saved: string) => {
+      const workspace = mkdtempSync(join(runnerTemp, 'workspace-'));
+      mkdirSync(join(workspace, committed, '..'), { recursive: true });
+      writeFileSync(join(workspace, committed), saved);
+      const script = join(workspace, 'step.sh');
+      writeFileSync(script, snapshot.run as string);
+      return execFileAsync('bash', ['-e', script], { cwd: workspace, env }).then(
+        () => ({ passed: true, output: '' }),
+        (error: { stdout: string; stderr: string }) => ({ passed: false, output: error.stdout + error.stderr }),
+      );
+    };
+    // The answer as recorded, saved as an editor saves it: with a final newline.
+    const recorded = readFileSync('test/action/job-created.snapshot.txt', 'utf8');
+    expect(recorded.endsWith('}\n')).toBe(true);
+    expect(await runWith(recorded)).toEqual({ passed: true, output: '' });
+    // As a formatter (Prettier, Biome) leaves a .json file.
+    expect(await runWith(`${JSON.stringify(JSON.parse(recorded), null, 2)}\n`)).toEqual({ passed: true, output: '' });
+    // A snapshot the answer no longer matches fails the step, showing what changed.
+    const changed = await runWith(recorded.replace('"status":"draft"', '"status":"scheduled"'));
+    expect(changed.passed).toBe(false);
+    expect(changed.output).toContain('-  "status": "scheduled",');
+    expect(changed.output).toContain('+  "status": "draft",');
+  });
+
+  it('used twice in one job: each use has its own folder and log, and both servers answer with their own keys', async () => {
+    expect(second.url).toBe(`http://127.0.0.1:${secondPort}`);
+    expect(second.url).not.toBe(outputs.url);
+    expect(second.log).not.toBe(outputs.log);
+    expect(dirname(second.log as string)).not.toBe(dirname(outputs.log as string));
+    for (const [use, own, other] of [
+      [outputs, 'svc_test_team_ci', 'svc_test_second_use'],
+      [second, 'svc_test_second_use', 'svc_test_team_ci'],
+    ] as const) {
+      const jobs = await fetch(`${use.url}/v1/jobs?limit=1`, { headers: { Authorization: `Bearer ${own}` } });
+      expect(jobs.status, `${use.url}: ${await jobs.clone().text()}`).toBe(200);
+      const foreign = await fetch(`${use.url}/v1/jobs?limit=1`, { headers: { Authorization: `Bearer ${other}` } });
+      expect(foreign.status, use.url).toBe(401);
+      // The reference page's files: still in the first use's folder after the second one built.
+      expect((await fetch(`${use.url}/docs/swagger-ui-bundle.js`)).status, use.url).toBe(200);
+    }
+    const firstLog = readFileSync(outputs.log as string, 'utf8');
+    const secondLog = readFileSync(second.log as string, 'utf8');
+    expect(firstLog).toContain(`Waste Operations API sandbox on ${outputs.url} `);
+    expect(firstLog).not.toContain(`on ${second.url} `);
+    expect(firstLog).not.toContain('\0');
+    expect(secondLog).toContain(`Waste Operations API sandbox on ${second.url} `);
+    expect(secondLog).not.toContain(`on ${outputs.url} `);
+    expect(secondLog).not.toContain('\0');
   });
 
   it('stops the server with `kill <pid output>`, freeing the port', async () => {
