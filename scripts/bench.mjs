@@ -1,6 +1,7 @@
 // `npm run bench` (after `npm run build`): the sandbox on Node against a bare @hono/node-server
 // baseline serving the sandbox's own bytes, plus cold start against a bare server, heap, the
-// Worker bundle's size and Workers start-up in Miniflare against a bare Worker.
+// Worker bundle's size and Workers start-up in Miniflare against a bare Worker, and the container
+// image's start and size (scripts/bench/container.mjs; n/a without a Docker engine).
 // Everything runs on 127.0.0.1. The figures are for people: PASS/FAIL never changes the exit code,
 // because a shared 2-core machine is too noisy to fail a build on them. Only a benchmark that
 // cannot run (build missing, server down, wrong answers from the baseline) exits non-zero.
@@ -28,6 +29,7 @@ import { captureScenarios, P99_ALLOWANCE_MS, P99_RATIO_LIMIT, p99Limit, response
 import { formatKiB, formatMiB, formatMs, formatRatio, formatRps, formatSpread, spread, table, verdict } from './bench/stats.mjs';
 import { IN_PROCESS_PROGRAMS, timeProgram } from './bench/in-process.mjs';
 import { measureWorkers } from './bench/workers.mjs';
+import { measureContainer } from './bench/container.mjs';
 import { workerBundleSize } from './bench/worker-size.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -718,6 +720,11 @@ async function main() {
 
   printReport(settings, cold, throughput, heap, worker, workers, inProcess);
   printWriteExtras(extras);
+
+  console.log(
+    `\nContainer: npm run image, then docker run to the first 200, against a bare Node server in the same image (${settings.coldRuns} runs each), and the image's size`,
+  );
+  await measureContainer(ROOT, settings.coldRuns);
 }
 
 main().then(
