@@ -112,12 +112,17 @@ describe.runIf(dockerAvailable('test/container.test.ts (the container image)'))(
     await until('healthy', () => (inspect(id, '{{.State.Health.Status}}') === 'healthy' ? true : undefined), 60);
   });
 
-  it('`docker stop` ends it with status 0 (SIGTERM handled by Node as PID 1, not killed)', async () => {
+  it('`docker stop` and SIGINT end it with status 0 (handled by Node as PID 1, not killed)', async () => {
     const { id, port } = await runContainer();
     docker(['stop', '--time', '30', id]);
     // 137 would be SIGKILL at the end of the grace: the server ignored SIGTERM.
     expect(inspect(id, '{{.State.ExitCode}}')).toBe('0');
     expect(await get(`http://127.0.0.1:${port}/health`, undefined)).toBeUndefined();
+    // Ctrl-C in `docker run -it` is a SIGINT: the same.
+    const interrupted = await runContainer();
+    docker(['kill', '--signal', 'INT', interrupted.id]);
+    await until('the end after SIGINT', () => (inspect(interrupted.id, '{{.State.Running}}') === 'false' ? true : undefined));
+    expect(inspect(interrupted.id, '{{.State.ExitCode}}')).toBe('0');
   });
 
   it('reads the SANDBOX_* variables as on Node: a key table, a pinned clock, a seed', async () => {
