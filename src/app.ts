@@ -14,6 +14,7 @@ import { registerDocs } from './docs/routes.js';
 import { ApiError, errorBody } from './errors.js';
 import { authenticate, requireScope } from './http/auth.js';
 import { readJsonObject } from './http/body.js';
+import { headerText } from './http/header-text.js';
 import { CLOCK_HEADER, checkClockHeader, clockOf } from './http/clock.js';
 import type { Endpoint, Reply } from './http/endpoint.js';
 import { PathMatcher } from './http/endpoint.js';
@@ -37,7 +38,10 @@ export interface AppServices {
   idempotency?: IdempotencyStore;
   /** null switches rate limiting off; by default a token bucket per config.rateLimit. */
   rateLimiter?: RateLimiter | null;
-  /** The client's address, for rate-limit buckets (the socket on Node, CF-Connecting-IP on Workers). */
+  /**
+   * The client's address (the socket or X-Forwarded-For on Node, CF-Connecting-IP on Workers,
+   * createSandbox's clientAddress): it names rate-limit buckets, and Idempotency-Keys on a shared key.
+   */
   clientAddress?: (c: Context<SandboxEnv>) => string;
   /** The running clock, when the clock is not pinned (config.clock, Sandbox-Clock); tests may fix it. */
   now?: () => Date;
@@ -169,7 +173,9 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   }
 
   function askFaults(c: Context<SandboxEnv>, simulate: string | undefined, drawn: Drawn): void {
-    const plan = faults.begin(c.req.raw, simulate, drawn, (error) => errorResponse(respond, c, error));
+    // As sent: a value past ASCII (never a valid one) is quoted in its 400 as the client wrote it.
+    const sent = simulate === undefined ? undefined : headerText(simulate);
+    const plan = faults.begin(c.req.raw, sent, drawn, (error) => errorResponse(respond, c, error));
     if (plan === undefined) return;
     c.set('fault', plan);
     faults.actNow(plan, c.req.method);
@@ -209,7 +215,14 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     let ran: Reply | undefined;
     const outcome = await withIdempotency(
       idempotency,
-      { apiKey: key.key, idempotencyKey, method: endpoint.method, path: c.req.path, body: rawBody },
+      {
+        apiKey: key.key,
+        clientAddress: key.shared === true ? clientAddress(c) : undefined,
+        idempotencyKey,
+        method: endpoint.method,
+        path: c.req.path,
+        body: rawBody,
+      },
       async (): Promise<StoredResponse> => {
         ran = await run();
         return { status: ran.status, body: typeof ran.json === 'string' ? ran.json : textDecoder.decode(ran.json) };

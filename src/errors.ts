@@ -1,7 +1,7 @@
 // Every error the sandbox answers is made here: one code table, one class handlers throw,
 // one function that writes the reference's error body (reference, "Errors"; docs/behaviour.md, "Errors").
 import { quoted } from './http/messages.js';
-import { type ObjectType, objectWords } from './schemas/common.js';
+import { ID_BODY_LENGTH, type ObjectType, objectWords } from './schemas/common.js';
 
 export const ERROR_CODES = {
   parameter_missing: { status: 400, type: 'invalid_request_error' },
@@ -65,11 +65,24 @@ export function errorBody(error: ApiError, requestId: string): string {
   return `{"error":{"type":"${ERROR_CODES[error.code].type}","code":"${error.code}","message":${JSON.stringify(error.message)}${param},"doc_url":"/docs/errors#${error.code}","request_id":"${requestId}"}}`;
 }
 
+/** The objects a POST of the reference creates: the only ones whose IDs a client may have from a write here. */
+const CREATED_BY_WRITES: ReadonlySet<ObjectType> = new Set(['client', 'site', 'waste_profile', 'job', 'manifest', 'webhook_endpoint']);
+/** The shape of the IDs the sandbox makes: a prefix, then 14 base-62 characters (src/schemas/common.ts). */
+const MADE_HERE = new RegExp(`^[a-z]+_[0-9A-Za-z]{${ID_BODY_LENGTH}}$`);
+
 /** Shorthands for the errors most handlers throw. */
 export function resourceMissing(object: ObjectType, id: string, param = 'id'): ApiError {
   const words = objectWords(object);
   const where = param === 'id' ? '' : `; ${param} must name a ${words} of the account your API key opens`;
-  return new ApiError('resource_missing', { message: `No such ${words}: ${quoted(id)}${where}.`, param });
+  // An ID of the shape a create answers with, sent by the client (in the path, or in the field of
+  // its type), may well come from a create here (SANDBOX.md, "Nothing kept"): the commonest
+  // surprise of a new user, so the 404 says why (issue #35). An ID of the other account gets the
+  // same words, so the answer tells nothing about it.
+  const why =
+    CREATED_BY_WRITES.has(object) && (param === 'id' || param === object) && MADE_HERE.test(id)
+      ? ` If a create answered with it: the sandbox keeps nothing, so a ${words} created here is answered, then dropped, and never found later; use a sample ${words} (GET /v1/${object}s lists them).`
+      : '';
+  return new ApiError('resource_missing', { message: `No such ${words}: ${quoted(id)}${where}.${why}`, param });
 }
 
 export function stateInvalid(message: string): ApiError {

@@ -11,6 +11,7 @@ import { serve } from '@hono/node-server';
 import type { Context } from 'hono';
 import { rateLimitPolicy } from './config.js';
 import { ApiError, errorBody } from './errors.js';
+import { forwardedAddress } from './http-edge/forwarded-for.js';
 import { refusalOf } from './http-edge/refusal.js';
 import { CORS_HEADERS } from './http/reply.js';
 import { newRequestId } from './clock/mint.js';
@@ -60,9 +61,25 @@ interface NodeEnv {
 
 type FetchHandler = (request: Request, env: NodeEnv) => Response | Promise<Response>;
 
-/** The client's address as the socket gives it, for rate-limit buckets. */
+/** The client's address as the socket gives it: the peer, for rate-limit buckets and shared keys' Idempotency-Keys. */
 export function socketAddress(c: Context): string {
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * The client's address of a server behind `trustProxy` proxies of the operator's
+ * (SANDBOX_TRUST_PROXY, src/http-edge/forwarded-for.ts); with none, the socket's peer, and
+ * X-Forwarded-For is never read (a client could name any address in it).
+ */
+export function clientAddressOf(trustProxy: number): (c: Context) => string {
+  if (trustProxy === 0) return socketAddress;
+  return (c) => {
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    // Node joins repeated X-Forwarded-For lines with ", ", in order: one list, as proxies mean it
+    // (its type allows an array, which Node gives only for set-cookie).
+    const header = incoming?.headers['x-forwarded-for'];
+    return forwardedAddress(Array.isArray(header) ? header.join(', ') : header, trustProxy, incoming?.socket.remoteAddress ?? 'unknown');
+  };
 }
 
 /**

@@ -9,6 +9,10 @@ import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { signedTarget } from './webhooks/target.js';
 import type { EventSink } from './webhooks/write-events.js';
 import { connectionReset, isLostAnswer } from './faults/lost-answer.js';
+import type { Context } from 'hono';
+import { ConfigError } from './config/problems.js';
+import type { SandboxEnv } from './http/env.js';
+import { shownValue } from './http/messages.js';
 
 /** One entry of the key table, as SANDBOX_KEYS takes it. */
 export interface SandboxKey {
@@ -17,10 +21,18 @@ export interface SandboxKey {
   /** '*' for every scope, or a list such as ['jobs:read', 'jobs:write']. */
   scopes: '*' | readonly string[];
   revoked?: boolean;
+  /**
+   * Used by many people at once: Idempotency-Keys are then kept per client address (`clientAddress`),
+   * as on the five default keys. Default false: the key's Idempotency-Keys are its own from any address.
+   */
+  shared?: boolean;
 }
 
 /** Options that are not configuration: the caller's own hooks. */
-const NOT_CONFIGURATION = ['now', 'onEvent'] as const;
+const NOT_CONFIGURATION = ['now', 'onEvent', 'clientAddress'] as const;
+
+/** The address of every request when createSandbox is not given one (SANDBOX.md, "The client's address"). */
+const FIXED_ADDRESS = 'in-process';
 
 export interface SandboxOptions {
   /** Seed of the sample data; default the published seed, whose IDs the docs quote. */
@@ -55,6 +67,13 @@ export interface SandboxOptions {
    * stream seeded from the seed, so the same sequence of requests gets the same faults.
    */
   faults?: string;
+  /**
+   * The client's address, as a server takes it from the socket: on a shared key (the default
+   * keys) each address has its own Idempotency-Keys, and each key and address its own rate-limit
+   * bucket. Text for every request, or a function of the request (to play several clients
+   * against one sandbox). Default: one fixed address for every request.
+   */
+  clientAddress?: string | ((request: Request) => string);
 }
 
 /**
@@ -112,7 +131,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
             return tracked;
           },
         };
-  const app = createApp(config, { docsAssets: nodeDocsAssets(), events, ...(options.now ? { now: options.now } : {}) });
+  const app = createApp(config, {
+    docsAssets: nodeDocsAssets(),
+    events,
+    clientAddress: clientAddressOf(options.clientAddress),
+    ...(options.now ? { now: options.now } : {}),
+  });
   return {
     seed: config.seed,
     webhook: webhook === undefined ? undefined : { url: webhook.url, secret: webhook.secret, events: webhook.events },
@@ -131,4 +155,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       await dispatcher?.idle(Math.max(0, deadline - Date.now()));
     },
   };
+}
+
+/** createSandbox's clientAddress as the app takes it, or a ConfigError naming the option. */
+function clientAddressOf(option: SandboxOptions['clientAddress']): (c: Context<SandboxEnv>) => string {
+  if (option === undefined) return () => FIXED_ADDRESS;
+  if (typeof option === 'function') return (c) => option(c.req.raw);
+  if (typeof option === 'string' && option.trim() !== '') return () => option;
+  throw new ConfigError(
+    `createSandbox({ clientAddress }) must be the client's address as text, such as "203.0.113.7", or a function of the request that returns it; received ${shownValue(option)}.`,
+  );
 }

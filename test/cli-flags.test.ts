@@ -33,6 +33,7 @@ describe('the serve flags', () => {
       '--webhook-secret',
       '--webhook-events',
       '--faults',
+      '--trust-proxy',
     ]);
     // The variable and the description each start at one column on every row.
     const variableColumns = new Set(rows.map((row) => row.search(/ (PORT|HOST|SANDBOX_\w+)\b/)));

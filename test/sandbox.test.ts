@@ -51,7 +51,7 @@ describe('createSandbox', () => {
 
   it('refuses an option it does not know, with the one it was probably meant to be', () => {
     expect(() => createSandbox({ sede: 'x' } as never)).toThrow(
-      /^createSandbox: unknown option sede\. Did you mean "seed"\? The options are seed, rateLimit, keys, clock, webhook, faults, now, onEvent\.$/,
+      /^createSandbox: unknown option sede\. Did you mean "seed"\? The options are seed, rateLimit, keys, clock, webhook, faults, now, onEvent, clientAddress\.$/,
     );
     expect(() => createSandbox({ ratelimit: 5 } as never)).toThrow(/Did you mean "rateLimit"\?/);
   });

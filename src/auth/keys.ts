@@ -6,15 +6,23 @@ export interface ApiKey {
   account: AccountName;
   scopes: ReadonlySet<Scope>;
   revoked: boolean;
+  /**
+   * Used by many people at once (SANDBOX.md, "Shared keys"), so its Idempotency-Key results belong
+   * to the key and the client's address together: strangers never replay or conflict with each
+   * other. (Rate-limit buckets are per key and address for every key.) The five default keys are
+   * shared; a self-hoster's key is not unless its entry says `"shared": true`, so a CI job retried
+   * from another runner replays.
+   */
+  shared?: boolean;
 }
 
-/** The default key table, the one the README lists. These keys are public. */
+/** The default key table, the one the README lists. These keys are public, so shared by everyone who reads the docs. */
 export const DEFAULT_KEYS: readonly ApiKey[] = [
-  { key: 'svc_test_sandbox_public', account: 'A', scopes: new Set(SCOPES), revoked: false },
-  { key: 'svc_test_sandbox_readonly', account: 'A', scopes: new Set(READ_SCOPES), revoked: false },
-  { key: 'svc_test_sandbox_jobs', account: 'A', scopes: new Set<Scope>(['jobs:read', 'jobs:write']), revoked: false },
-  { key: 'svc_test_sandbox_other', account: 'B', scopes: new Set(SCOPES), revoked: false },
-  { key: 'svc_test_sandbox_revoked', account: 'A', scopes: new Set(SCOPES), revoked: true },
+  { key: 'svc_test_sandbox_public', account: 'A', scopes: new Set(SCOPES), revoked: false, shared: true },
+  { key: 'svc_test_sandbox_readonly', account: 'A', scopes: new Set(READ_SCOPES), revoked: false, shared: true },
+  { key: 'svc_test_sandbox_jobs', account: 'A', scopes: new Set<Scope>(['jobs:read', 'jobs:write']), revoked: false, shared: true },
+  { key: 'svc_test_sandbox_other', account: 'B', scopes: new Set(SCOPES), revoked: false, shared: true },
+  { key: 'svc_test_sandbox_revoked', account: 'A', scopes: new Set(SCOPES), revoked: true, shared: true },
 ];
 
 /** What the sandbox says when no key of its table can be used, wherever it would suggest one. */

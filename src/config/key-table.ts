@@ -44,10 +44,16 @@ const KeyEntry = z.strictObject({
   account: z.enum(['A', 'B'], { message: 'must be "A" or "B" (sample account A, or the smaller B)' }),
   scopes: Scopes,
   revoked: z.boolean({ message: 'must be true or false' }).optional(),
+  // A key handed to many people (SANDBOX.md, "Shared keys"): Idempotency-Keys are then per address.
+  shared: z
+    .boolean({
+      message: 'must be true (a key many people use: each address gets its own Idempotency-Keys) or false (the default: one holder)',
+    })
+    .optional(),
 });
 
 /** The fields of an entry, for the message of an unknown one. */
-export const KEY_FIELDS = ['key', 'account', 'scopes', 'revoked'] as const;
+export const KEY_FIELDS = ['key', 'account', 'scopes', 'revoked', 'shared'] as const;
 
 export const KeyTable = z
   .unknown()
@@ -76,5 +82,11 @@ export const KeyTable = z
       }),
   )
   .transform((entries): ApiKey[] =>
-    entries.map(({ key, account, scopes, revoked = false }) => ({ key, account, scopes: new Set(scopes), revoked })),
+    entries.map(({ key, account, scopes, revoked = false, shared = false }) => ({
+      key,
+      account,
+      scopes: new Set(scopes),
+      revoked,
+      shared,
+    })),
   );

@@ -79,7 +79,7 @@ function keyTableProblem(
   const entry = `${table}: entry [${String(index)}]`;
   if (issue.code === 'unrecognized_keys') {
     const key = String(issue.keys[0]);
-    return `${entry}: unknown field ${shownName(key)}.${didYouMean(key, KEY_FIELDS)} The fields are key, account, scopes and revoked.`;
+    return `${entry}: unknown field ${shownName(key)}.${didYouMean(key, KEY_FIELDS)} The fields are key, account, scopes, revoked and shared.`;
   }
   if (field.length === 0) return `${entry} must be an object with key, account and scopes; received ${receivedOf(issue, sent.value)}.`;
   const fieldName = formatParam(field);

@@ -41,8 +41,10 @@ export function authenticate(header: string | undefined, keys: KeyRing): ApiKey 
   }
   const key = keys.find(presented);
   if (key === undefined) {
-    if (!presented.startsWith('svc_live_')) return new ApiError('api_key_invalid', { message: 'Invalid API key provided.' });
     const advice = keyAdvice(keys);
+    // A mistyped key is the commonest 401 after a missing one: it says where a working key is too.
+    if (!presented.startsWith('svc_live_'))
+      return new ApiError('api_key_invalid', { message: `Invalid API key provided: this sandbox did not issue it; ${advice.text}.` });
     const message =
       keys.suggested === undefined
         ? `Live keys (svc_live_) do not work in the sandbox, and ${advice.text}.`

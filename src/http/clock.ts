@@ -6,6 +6,7 @@ import { parsePinnedTime, pinnedTimeRule } from '../clock/pinned-time.js';
 import { ApiError } from '../errors.js';
 import type { SandboxEnv } from './env.js';
 import { pathAndQuery } from './query.js';
+import { headerText } from './header-text.js';
 
 export const CLOCK_HEADER = 'Sandbox-Clock';
 
@@ -42,5 +43,8 @@ export function clockOf(seed: string, pinned: Date | null, clock: () => Date): M
 export function checkClockHeader(c: Context<SandboxEnv>): void {
   const header = c.req.header(CLOCK_HEADER);
   if (header === undefined || parsePinnedTime(header) !== undefined) return;
-  throw new ApiError('parameter_invalid', { param: CLOCK_HEADER, message: `Invalid ${CLOCK_HEADER}: ${pinnedTimeRule(header)}.` });
+  throw new ApiError('parameter_invalid', {
+    param: CLOCK_HEADER,
+    message: `Invalid ${CLOCK_HEADER}: ${pinnedTimeRule(headerText(header))}.`,
+  });
 }

@@ -3,7 +3,7 @@
 // message worded by ./messages.ts.
 import type { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { choicesOf, didYouMean, expectation, receivedOf, shownName } from './messages.js';
+import { choicesOf, didYouMean, expectation, quoted, receivedOf, shownName } from './messages.js';
 
 type PathSegment = PropertyKey;
 
@@ -63,6 +63,19 @@ export interface ValidationContext {
   readonlyFields?: readonly string[];
 }
 
+/**
+ * Names other APIs give a parameter of the reference, too far from it in spelling for "Did you
+ * mean" to find: a client written for a cursor-paged API sends `cursor` (issue #35). Suggested
+ * only where the reference's name is a parameter of the endpoint.
+ */
+const OTHER_APIS_NAMES: Readonly<Record<string, { name: string; why: string }>> = {
+  cursor: { name: 'starting_after', why: "Send the previous page's next_cursor as starting_after." },
+  next_cursor: { name: 'starting_after', why: "Send the previous page's next_cursor as starting_after." },
+  after: { name: 'starting_after', why: "Send the previous page's next_cursor as starting_after." },
+  page_size: { name: 'limit', why: 'limit takes 1 to 100 records a page.' },
+  per_page: { name: 'limit', why: 'limit takes 1 to 100 records a page.' },
+};
+
 /** A union's first branch's first issue, at its full path: the clearest thing to say about it. */
 function innermost(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   if (issue.code !== 'invalid_union') return issue;
@@ -96,10 +109,13 @@ export function issueToError(
       return new ApiError('parameter_invalid', { param, message: `${param} cannot be changed by this endpoint.` });
     }
     const known = schema === undefined ? undefined : knownKeysAt(schema, unknown.path);
-    return new ApiError('parameter_invalid', {
-      param,
-      message: `Received unknown parameter: ${shownName(param)}.${didYouMean(key, known)}`,
-    });
+    // Own keys only: a parameter named constructor is no name of another API.
+    const otherName = Object.hasOwn(OTHER_APIS_NAMES, key) ? OTHER_APIS_NAMES[key] : undefined;
+    const suggestion =
+      otherName !== undefined && known?.includes(otherName.name) === true
+        ? ` Did you mean ${quoted(otherName.name)}? ${otherName.why}`
+        : didYouMean(key, known);
+    return new ApiError('parameter_invalid', { param, message: `Received unknown parameter: ${shownName(param)}.${suggestion}` });
   }
   const issue = innermost(issues[0] as z.core.$ZodIssue);
   const param = formatParam(issue.path);

@@ -35,7 +35,11 @@ export class DurableObjectIdempotencyStore implements IdempotencyStore {
   }
 }
 
-/** The object that holds `key` (already scoped to the API key, as src/http/idempotency.ts builds it). */
+/**
+ * The object that holds `key`, as src/http/idempotency.ts builds it: the API key, and on a shared
+ * key the client's CF-Connecting-IP, then the Idempotency-Key. So each stranger on a public key
+ * has objects of their own, and never reaches another's stored answer or in-flight claim.
+ */
 export async function idempotencyObjectName(key: string): Promise<string> {
   return objectName('idempotency', key);
 }

@@ -39,7 +39,9 @@ describe('Authorization', () => {
     expect(before.json.error.message).toBe(NOT_BEARER);
     const after = await get(app, `Bearer ${PUBLIC_KEY}\u00a0`);
     expectError(after, { status: 401, code: 'api_key_invalid' });
-    expect(after.json.error.message).toBe('Invalid API key provided.');
+    expect(after.json.error.message).toBe(
+      "Invalid API key provided: this sandbox did not issue it; this sandbox's key svc_test_sandbox_public works.",
+    );
   });
 
   it.each([['Bearer'], ['bearer   ']])('answers %j, Bearer with no key, 401 api_key_missing', async (authorization) => {

@@ -71,7 +71,11 @@ describe('POST /v1/jobs', () => {
     const missing = unknownId('site');
     const result = await send(app, 'POST', '/v1/jobs', { body: { type: 'ci_pickup', client: site.client, site: missing } });
     expectError(result, notFound('site'));
-    expectMessage(result, `No such site: "${missing}"; site must name a site of the account your API key opens.`);
+    // An ID of the shape the sandbox's creates answer with: the 404 says that nothing is kept.
+    expectMessage(
+      result,
+      `No such site: "${missing}"; site must name a site of the account your API key opens. If a create answered with it: the sandbox keeps nothing, so a site created here is answered, then dropped, and never found later; use a sample site (GET /v1/sites lists them).`,
+    );
   });
 });
 
