@@ -6,6 +6,9 @@ import { dataModules } from './test/data-modules.js';
 // run the Worker in the real Workers runtime (test/workers/vitest.config.ts).
 export default defineConfig({
   test: {
+    // The Worker logs one JSON line per request for its operator (src/worker.ts): thousands in the
+    // workerd suites, where they are noise (test/workerd-http/workerd-http.test.ts checks them).
+    onConsoleLog: (log) => !log.startsWith('{"method":'),
     projects: [
       'test/workers/vitest.config.ts',
       {

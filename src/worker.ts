@@ -3,7 +3,9 @@
 // Configuration comes from the Worker's variables, named as in the README's "Configuration".
 import { rateLimitPolicy } from './config.js';
 import { ApiError, errorBody } from './errors.js';
+import { MAX_BODY_BYTES } from './http/body.js';
 import { CORS_HEADERS } from './http/reply.js';
+import { requestLogEntry } from './http/request-log.js';
 import { newRequestId } from './clock/mint.js';
 import { env } from 'cloudflare:workers';
 import { appFor } from './worker/apps.js';
@@ -22,15 +24,62 @@ try {
 
 export default {
   fetch(request, env, ctx) {
+    const started = performance.now();
     let app: ReturnType<typeof appFor>;
     try {
       app = appFor(env);
     } catch (error) {
-      return configurationError(error, request);
+      return answered(request, configurationError(error, request), started);
     }
-    return app.fetch(request, env, ctx);
+    const answer = app.fetch(request, env, ctx);
+    return answer instanceof Promise ? answer.then((response) => answered(request, response, started)) : answered(request, answer, started);
   },
 } satisfies ExportedHandler<WorkerEnv>;
+
+/**
+ * Every answer, on its way out: one log line for the operator (Workers Logs reads the JSON into
+ * fields: docs/workers.md), and the request's body read to its end if the app answered without it.
+ */
+function answered(request: Request, response: Response, started: number): Response | Promise<Response> {
+  // Workers' clocks stand still while code runs and move on I/O: ms is the time spent waiting
+  // (Durable Objects, a held answer), the CPU is in the platform's own invocation log.
+  console.log(JSON.stringify(requestLogEntry(request.method, request.url, response, performance.now() - started)));
+  if (request.body === null || request.bodyUsed) return response;
+  return drained(request).then(() => response);
+}
+
+/**
+ * An answer made before the body was read (a 401, 429, api_error, a bad Sandbox-Simulate, a 404)
+ * left the body unread. workerd then does not keep the connection for a next request, and a
+ * client that sent the body through another workerd (wrangler dev's proxy: workers-sdk#5095) saw
+ * the connection lost: wrangler answered "503 Your worker restarted mid-request" for about one POST
+ * in ten. Reading the rest first (it may not be read once the answer went) makes the answer the
+ * app's on every runtime. Only a body the API could take is read: past 1 MiB it is refused, as
+ * the 413 of src/http/body.ts refuses it. GETs and bodies already read pay one check.
+ */
+async function drained(request: Request): Promise<void> {
+  const body = request.body as ReadableStream<Uint8Array>;
+  const declared = Number(request.headers.get('Content-Length'));
+  try {
+    if (declared > MAX_BODY_BYTES) {
+      await body.cancel();
+      return;
+    }
+    const reader = body.getReader();
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away mid-body: there is nothing left to read, and the answer stands.
+  }
+}
 
 /**
  * A variable that cannot be used (SANDBOX_RATE_LIMIT=fast, a malformed SANDBOX_KEYS) fails every

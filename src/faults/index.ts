@@ -101,7 +101,8 @@ export class Faults {
     if (pending === undefined) return response;
     this.#pending.delete(request);
     const { plan } = pending;
-    let answer = response;
+    // A lost answer is a promise on Workers, where it needs the length of the answer it replaces.
+    let answer: Response | Promise<Response> = response;
     if (plan.wrote && plan.fault === 'api_error_after_write') answer = pending.answerWith(afterWrite(plan, request));
     else if (plan.wrote && plan.fault === 'reset_after_write') answer = lostAnswer(response);
     if (plan.place === undefined) return answer;

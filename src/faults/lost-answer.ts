@@ -1,17 +1,48 @@
 // `reset_after_write`: the write ran, then the connection drops with no answer. Each platform does
 // what it can, and only that:
-// - the app answers with the status and headers of the write's answer and a body stream that
-//   errors: what Workers send (they cannot drop a client's connection), so reading the body fails;
+// - Workers cannot drop a client's connection: the app answers with the status and headers of the
+//   write's answer and a body that can never be read whole, so the client's read fails;
 // - the Node server resets the socket before writing any byte of it (src/node-server.ts);
 // - in-process, createSandbox().fetch rejects with a TypeError, as fetch does on a network failure.
 
 const lost = new WeakSet<Response>();
 
+/** Workers' stream of a declared length (absent on Node): the runtime sends it as Content-Length. */
+type FixedLengthStreamClass = new (length: number) => { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
+const FixedLength = (globalThis as { FixedLengthStream?: FixedLengthStreamClass }).FixedLengthStream;
+
+const RESET = 'The connection was reset (Sandbox-Simulate: reset_after_write).';
+
 /** The answer of a write whose connection drops: its head, then a body that fails. */
-export function lostAnswer(answer: Response): Response {
+export function lostAnswer(answer: Response): Response | Promise<Response> {
+  if (FixedLength === undefined) return erroringBody(answer);
+  return answer.arrayBuffer().then((bytes) => cutShort(answer, bytes.byteLength));
+}
+
+/**
+ * workerd ends a chunked body whose stream errors as if it were complete (a clean 201 with an empty
+ * body: curl exits 0, fetch reads ""). A body of a declared length that stops short cannot be
+ * ended so: workerd closes the connection, curl exits 18 and fetch's read rejects, as after a
+ * reset. The length declared is the answer's own. `Content-Encoding: identity` keeps the front
+ * line from compressing the JSON (Cloudflare's edge, and Miniflare's entry worker, which copies its
+ * rule), which would turn it back into a chunked body that ends cleanly.
+ */
+function cutShort(answer: Response, length: number): Response {
+  const { readable, writable } = new (FixedLength as FixedLengthStreamClass)(Math.max(length, 1));
+  // Nothing is written: the head goes out, then the connection closes. workerd logs the reason.
+  writable.abort(new TypeError(RESET)).catch(() => {});
+  const headers = new Headers(answer.headers);
+  headers.set('Content-Encoding', 'identity');
+  const response = new Response(readable, { status: answer.status, headers });
+  lost.add(response);
+  return response;
+}
+
+/** Where no runtime sends the answer (app.request, a test's fetch): a body whose read fails. */
+function erroringBody(answer: Response): Response {
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
-      controller.error(new TypeError('The connection was reset (Sandbox-Simulate: reset_after_write).'));
+      controller.error(new TypeError(RESET));
     },
   });
   const response = new Response(body, { status: answer.status, headers: answer.headers });

@@ -163,3 +163,32 @@ describe('failures on demand on Workers', () => {
     expect(always.response.headers.get('Sandbox-Fault')).toBe('api_error');
   });
 });
+
+/** A job of the sample data in `closed`: a cancel is a 422 (docs/sample-data.md). */
+const CLOSED_JOB = 'job_P7j8555WL2sdMX';
+const BAD_JOB = { ...JOB_BODY, type: 'skip_hire' };
+
+// SANDBOX.md, "Failures on demand": rate_limited and api_error fail before the request is read,
+// whatever it holds; the _after_write faults and duplicate_event apply only to a write that
+// succeeds, so the request's own error is the answer. The table of test/faults/precedence.test.ts.
+describe('a fault on a request that fails on its own, on Workers', () => {
+  const cases = [
+    { fault: 'rate_limited', path: '/v1/jobs', body: BAD_JOB, status: 429, code: 'rate_limited', faultHeader: 'rate_limited' },
+    { fault: 'api_error', path: '/v1/jobs', body: BAD_JOB, status: 500, code: 'api_error', faultHeader: 'api_error' },
+    { fault: 'api_error_after_write', path: '/v1/jobs', body: BAD_JOB, status: 400, code: 'parameter_invalid', faultHeader: null },
+    { fault: 'reset_after_write', path: `/v1/jobs/${CLOSED_JOB}/cancel`, body: {}, status: 422, code: 'state_invalid', faultHeader: null },
+    { fault: 'duplicate_event', path: '/v1/jobs', body: BAD_JOB, status: 400, code: 'parameter_invalid', faultHeader: null },
+  ];
+  for (const { fault, path, body, status, code, faultHeader } of cases) {
+    it(`${fault}: ${status} ${code}, nothing delivered`, async () => {
+      const sent = spyDeliveries();
+      const answer = await send(path, { 'Sandbox-Simulate': fault }, body);
+      const text = await answer.response.text();
+      expect(answer.response.status, text).toBe(status);
+      expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe(code);
+      expect(answer.response.headers.get('Sandbox-Fault')).toBe(faultHeader);
+      await answer.settled();
+      expect(sent).toEqual([]);
+    });
+  }
+});
