@@ -76,17 +76,17 @@ const REFERENCE = {
   retries: 'Reference, "Delivery": "Failed deliveries are retried with growing gaps between attempts."',
 };
 
-const REFUSE = 'refuse it (any status that is not 2xx; 400 is usual)';
+const ANY_REFUSAL = '(any status that is not 2xx; 400 is usual)';
 
 /** What a correct receiver does with each check's delivery, when it did not. */
 const MUST: Record<ReceiverCheckName, string> = {
   valid: 'It must answer 2xx, quickly, to a delivery that verifies.',
-  forged_signature: `It must compute the HMAC-SHA256 of "<t>.<raw body>" with its secret and ${REFUSE} when no v1 matches.`,
-  tampered_body: `It must compute the HMAC over the raw body bytes it received (not a re-serialized JSON) and ${REFUSE} when no v1 matches.`,
-  wrong_secret: `It must verify with its own endpoint's secret (the one given with --secret) and ${REFUSE} a delivery signed with any other.`,
-  expired_timestamp: `It must read t and ${REFUSE} when t is ${SIGNATURE_TOLERANCE_SECONDS} seconds or more old, even though the HMAC matches: that is a replayed delivery.`,
-  future_timestamp: `It must read t and ${REFUSE} when t is in the future, even though the HMAC matches.`,
-  missing_signature: `It must ${REFUSE} a delivery without a ${SIGNATURE_HEADER} header.`,
+  forged_signature: `It must compute the HMAC-SHA256 of "<t>.<raw body>" with its secret and refuse the delivery when no v1 matches ${ANY_REFUSAL}.`,
+  tampered_body: `It must compute the HMAC over the raw body bytes it received (not a re-serialized JSON) and refuse the delivery when no v1 matches ${ANY_REFUSAL}.`,
+  wrong_secret: `It must verify with its own endpoint's secret (the one given with --secret) and refuse a delivery signed with any other ${ANY_REFUSAL}.`,
+  expired_timestamp: `It must read t and refuse the delivery when t is ${SIGNATURE_TOLERANCE_SECONDS} seconds or more old, even though the HMAC matches: that is a replayed delivery ${ANY_REFUSAL}.`,
+  future_timestamp: `It must read t and refuse the delivery when t is in the future, even though the HMAC matches ${ANY_REFUSAL}.`,
+  missing_signature: `It must refuse a delivery without a ${SIGNATURE_HEADER} header ${ANY_REFUSAL}.`,
   duplicate_delivery:
     "It must answer 2xx again (and not do the work twice: dedupe on the event's id); a refused duplicate is retried, as a failed delivery is.",
 };
