@@ -30,13 +30,19 @@ function jobBody(type = 'ci_pickup') {
   return { type, client: site.client, site: site.id, scheduled_for: '2026-06-01', window: { start: '08:00', end: '12:00' } };
 }
 
+/** The address Cloudflare's edge names this suite's client by: the public keys are shared, so it counts. */
+const CLIENT = { 'CF-Connecting-IP': '203.0.113.50' };
+
 function postJob(idempotencyKey: string, body: unknown, key = PUBLIC_KEY) {
-  return call('/v1/jobs', { method: 'POST', key, body, headers: { 'Idempotency-Key': idempotencyKey } });
+  return call('/v1/jobs', { method: 'POST', key, body, headers: { 'Idempotency-Key': idempotencyKey, ...CLIENT } });
 }
 
-/** The Durable Object that holds an Idempotency-Key of an API key (scoped as src/http/idempotency.ts scopes it). */
+/**
+ * The Durable Object that holds an Idempotency-Key of a shared API key for CLIENT's address (scoped
+ * as src/http/idempotency.ts scopes it; test/workers/tenants.test.ts checks the scoping itself).
+ */
 async function objectOf(apiKey: string, idempotencyKey: string): Promise<DurableObjectStub<IdempotencyObject>> {
-  return env.IDEMPOTENCY.getByName(await idempotencyObjectName(`${apiKey}\u0000${idempotencyKey}`));
+  return env.IDEMPOTENCY.getByName(await idempotencyObjectName(`${apiKey}\u0000${CLIENT['CF-Connecting-IP']}\u0000${idempotencyKey}`));
 }
 
 /**
@@ -83,7 +89,7 @@ describe('POST with an Idempotency-Key through the Worker', () => {
 
     // The idempotency check comes before validation (SANDBOX.md, "Order of checks"), so the
     // body of the other endpoint does not matter.
-    const otherPath = await call('/v1/clients', { method: 'POST', body: {}, headers: { 'Idempotency-Key': key } });
+    const otherPath = await call('/v1/clients', { method: 'POST', body: {}, headers: { 'Idempotency-Key': key, ...CLIENT } });
     expect(otherPath.status, otherPath.text).toBe(409);
     expect(errorOf(otherPath)).toMatchObject({ code: 'idempotency_conflict', param: 'Idempotency-Key' });
   });
@@ -126,17 +132,21 @@ describe('POST with an Idempotency-Key through the Worker', () => {
     const large = (notes: string) => ({ client: site.client, name: 'Yard', access_notes: notes, address: ADDRESS });
     const key = uniqueKey('large');
     const notes = 'n'.repeat(900_000);
-    const first = await call('/v1/sites', { method: 'POST', body: large(notes), headers: { 'Idempotency-Key': key } });
+    const first = await call('/v1/sites', { method: 'POST', body: large(notes), headers: { 'Idempotency-Key': key, ...CLIENT } });
     expect(first.status, first.text.slice(0, 300)).toBe(201);
 
     const [row] = await rowsOf(await objectOf(PUBLIC_KEY, key));
     expect(row?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(row?.body).toBe(first.text);
 
-    const again = await call('/v1/sites', { method: 'POST', body: large(notes), headers: { 'Idempotency-Key': key } });
+    const again = await call('/v1/sites', { method: 'POST', body: large(notes), headers: { 'Idempotency-Key': key, ...CLIENT } });
     expect(again.headers.get('Idempotent-Replayed')).toBe('true');
     expect(again.text).toBe(first.text);
-    const oneByteOff = await call('/v1/sites', { method: 'POST', body: large(`${notes.slice(1)}m`), headers: { 'Idempotency-Key': key } });
+    const oneByteOff = await call('/v1/sites', {
+      method: 'POST',
+      body: large(`${notes.slice(1)}m`),
+      headers: { 'Idempotency-Key': key, ...CLIENT },
+    });
     expect(oneByteOff.status, oneByteOff.text).toBe(409);
     expect(errorOf(oneByteOff)).toMatchObject({ code: 'idempotency_conflict', param: 'Idempotency-Key' });
   });
@@ -149,7 +159,7 @@ describe('POST with an Idempotency-Key through the Worker', () => {
     const elsewhere = await call('/v1/jobs', {
       method: 'POST',
       body: jobBody(),
-      headers: { 'Idempotency-Key': key },
+      headers: { 'Idempotency-Key': key, ...CLIENT },
       vars: { SANDBOX_RATE_LIMIT: '1000' },
     });
     expect(elsewhere.status, elsewhere.text).toBe(201);
