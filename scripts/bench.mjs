@@ -16,6 +16,8 @@
 //   BENCH_WORKER_REQUESTS requests per kind on Workers            (default 200)
 // Quick smoke run:
 //   BENCH_SECONDS=1 BENCH_ROUNDS=1 BENCH_WARMUP_SECONDS=0.5 BENCH_HEAP_SECONDS=3 BENCH_COLD_RUNS=1 npm run bench
+// Only the cost of a million requests on Workers (builds the Worker, measures it, prices the mix):
+//   node scripts/bench.mjs --workers-cost
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -29,6 +31,7 @@ import { captureScenarios, P99_ALLOWANCE_MS, P99_RATIO_LIMIT, p99Limit, response
 import { formatKiB, formatMiB, formatMs, formatRatio, formatRps, formatSpread, spread, table, verdict } from './bench/stats.mjs';
 import { IN_PROCESS_PROGRAMS, timeProgram } from './bench/in-process.mjs';
 import { measureWorkers } from './bench/workers.mjs';
+import { costOfMillion, DEFAULT_MIX, INCLUDED } from './bench/workers-cost.mjs';
 import { measureContainer } from './bench/container.mjs';
 import { workerBundleSize } from './bench/worker-size.mjs';
 
@@ -647,9 +650,59 @@ function printWorkers(workers) {
   );
 }
 
+/**
+ * What a million requests of DEFAULT_MIX cost on Workers Paid, beyond the plan's included usage,
+ * from the CPU and Durable Object calls just measured per kind (scripts/bench/workers-cost.mjs).
+ */
+function printWorkersCost(workers) {
+  if (workers.na) return;
+  const measured = Object.fromEntries(
+    workers.perKind.map(({ kind, sandbox }) => [
+      kind,
+      {
+        cpuMs: sandbox.cpuMs,
+        durableObjectCalls: workers.calls[kind],
+        rowsWritten: workers.rows[kind].written,
+        rowsRead: workers.rows[kind].read,
+      },
+    ]),
+  );
+  const mix = DEFAULT_MIX.map(({ kind, share }) => `${Math.round(share * 100)}% ${kind}`).join(', ');
+  console.log(`\nWorkers: the cost of a million requests (${mix}) on Workers Paid, beyond the plan's included usage\n`);
+  const { lines, total } = costOfMillion(DEFAULT_MIX, measured);
+  const quantity = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toPrecision(3));
+  console.log(
+    table(
+      ['line', 'per million requests', 'price', 'cost'],
+      [
+        ...lines.map((entry) => [
+          entry.name,
+          `${quantity(entry.quantity)} ${entry.unit}`,
+          `$${entry.price} / ${entry.per === 1 ? entry.unit : `million ${entry.unit}`}`,
+          `$${entry.cost.toFixed(4)}`,
+        ]),
+        ['total', '', '', `$${total.toFixed(2)}`],
+      ],
+    ),
+  );
+  console.log(
+    `  measured per request (workerd CPU includes the Durable Objects', which run in the same process here): ${workers.perKind
+      .filter(({ kind }) => DEFAULT_MIX.some((entry) => entry.kind === kind))
+      .map(
+        ({ kind, sandbox }) =>
+          `${kind} ${formatMs(sandbox.cpuMs)} ms CPU, ${workers.calls[kind]} DO calls, ${workers.rows[kind].written} rows written`,
+      )
+      .join('; ')}`,
+  );
+  console.log(
+    `  The $${INCLUDED.subscription} a month of the plan includes ${INCLUDED.workerRequests / 1e6}M requests, ${INCLUDED.workerCpuMs / 1e6}M CPU ms, ${INCLUDED.durableObjectRequests / 1e6}M Durable Object requests and ${INCLUDED.rowsWritten / 1e6}M rows written. Prices and sources: scripts/bench/workers-cost.mjs, docs/workers.md.`,
+  );
+}
+
 function printReport(settings, cold, throughput, heap, worker, workers, inProcess) {
   printThroughput(throughput, settings);
   printWorkers(workers);
+  printWorkersCost(workers);
   console.log(
     '\nTargets, each a ratio against its bare counterpart in this run (PASS/FAIL are for people: the exit code is 0 either way)\n',
   );
@@ -674,8 +727,24 @@ function startWatchdog({ seconds, rounds, warmup, heapSeconds }) {
   }, limitMs).unref();
 }
 
+/** `--workers-cost`: the Worker built and measured, and the million requests priced; nothing else. */
+async function workersCostOnly(settings) {
+  console.log('Worker bundle: npm run worker:build');
+  const worker = await workerBundleSize(ROOT);
+  if (worker.na) throw new Error(`no Worker bundle: ${worker.na}`);
+  console.log(`\nWorkers: CPU and Durable Object calls per request (${settings.workerRequests} requests of each kind)`);
+  const workers = await measureWorkers(ROOT, { runs: 1, requests: settings.workerRequests });
+  if (workers.na) throw new Error(`Workers cannot be measured: ${workers.na}`);
+  printWorkers(workers);
+  printWorkersCost(workers);
+}
+
 async function main() {
   const settings = readSettings();
+  if (process.argv.includes('--workers-cost')) {
+    await workersCostOnly(settings);
+    return;
+  }
   requireBuild();
   startWatchdog(settings);
   const load = loadavg()

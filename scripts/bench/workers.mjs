@@ -5,8 +5,9 @@
 // figure):
 //   - a new isolate: CPU from spawn to ready, then for the first request;
 //   - list, get and create: requests per second and CPU per request, one at a time;
-//   - Durable Object calls per request of each kind, counted by a wrapper module around the
-//     Worker whose objects count each call (the objects run in the Worker's isolate locally);
+//   - Durable Object calls per request of each kind, and the SQLite rows they read and write,
+//     counted by a wrapper module around the Worker whose objects count each call, each
+//     statement's rows and each alarm set (the objects run in the Worker's isolate locally);
 //   - the heaviest request: a create with the largest valid body, with Sandbox-Clock pinned, so
 //     that its IDs are derived by HMAC in pure JavaScript, against the Free plan's 10 ms of CPU.
 // Linux only (/proc); relative figures, except the 10 ms, which is Cloudflare's own limit.
@@ -67,7 +68,14 @@ function cpuMs(pids) {
 /** A new instance, with the workerd processes it started. */
 async function instance(Miniflare, options) {
   const before = new Set(descendants());
-  const mf = new Miniflare(options);
+  // The Worker's log line per request (src/worker.ts) would fill the report: its stdout is dropped.
+  const mf = new Miniflare({
+    ...options,
+    handleRuntimeStdio(stdout, stderr) {
+      stdout.resume();
+      stderr.pipe(process.stderr);
+    },
+  });
   await mf.ready;
   const pids = descendants().filter((pid) => !before.has(pid) && isWorkerd(pid));
   return { mf, pids, cpu: () => cpuMs(pids) };
@@ -161,8 +169,30 @@ function countingWrapperSource(workerPath, wrapperDirectory) {
   const target = relative(wrapperDirectory, workerPath).split('\\').join('/');
   return `import worker, { IdempotencyObject as Idempotency, RateLimitObject as RateLimits } from './${target}';
 let calls = 0;
+let rowsWritten = 0;
+let rowsRead = 0;
 function counted(Base) {
-  const Counted = class extends Base {};
+  // SQLite rows as Cloudflare bills them: each statement's cursor says how many it read and wrote,
+  // and each setAlarm() is billed as one row written (the Durable Objects pricing page).
+  const Counted = class extends Base {
+    constructor(ctx, env) {
+      super(ctx, env);
+      const sql = ctx.storage.sql;
+      const exec = sql.exec.bind(sql);
+      sql.exec = (...args) => {
+        const cursor = exec(...args);
+        const rows = cursor.toArray();
+        rowsWritten += cursor.rowsWritten;
+        rowsRead += cursor.rowsRead;
+        return { toArray: () => rows, one: () => rows[0], [Symbol.iterator]: () => rows[Symbol.iterator](), rowsRead: cursor.rowsRead, rowsWritten: cursor.rowsWritten };
+      };
+      const setAlarm = ctx.storage.setAlarm.bind(ctx.storage);
+      ctx.storage.setAlarm = (...args) => {
+        rowsWritten++;
+        return setAlarm(...args);
+      };
+    }
+  };
   for (const name of Object.getOwnPropertyNames(Base.prototype)) {
     const descriptor = Object.getOwnPropertyDescriptor(Base.prototype, name);
     if (name === 'constructor' || typeof descriptor.value !== 'function') continue;
@@ -174,7 +204,7 @@ export const IdempotencyObject = counted(Idempotency);
 export const RateLimitObject = counted(RateLimits);
 export default {
   fetch(request, env, ctx) {
-    if (new URL(request.url).pathname === '/__bench/durable-object-calls') return new Response(String(calls));
+    if (new URL(request.url).pathname === '/__bench/durable-object-calls') return Response.json({ calls, rowsWritten, rowsRead });
     return worker.fetch(request, env, ctx);
   },
 };
@@ -264,13 +294,16 @@ export async function measureWorkers(root, { runs, requests }) {
 
     // Durable Object calls per request, each kind on a fresh counting instance.
     const calls = {};
+    const rows = {};
     for (const kind of [...kinds, heaviest]) {
       const counting = await instance(Miniflare, countingOptions);
       try {
-        const before = Number((await call(counting.mf, { path: '/__bench/durable-object-calls' })).body);
+        const counts = async () => JSON.parse((await call(counting.mf, { path: '/__bench/durable-object-calls' })).body);
+        const before = await counts();
         for (let i = 0; i < 10; i++) await call(counting.mf, withKey(kind, `count-${i}`));
-        const after = Number((await call(counting.mf, { path: '/__bench/durable-object-calls' })).body);
-        calls[kind.name] = (after - before) / 10;
+        const after = await counts();
+        calls[kind.name] = (after.calls - before.calls) / 10;
+        rows[kind.name] = { written: (after.rowsWritten - before.rowsWritten) / 10, read: (after.rowsRead - before.rowsRead) / 10 };
       } finally {
         await counting.mf.dispose();
       }
@@ -287,6 +320,7 @@ export async function measureWorkers(root, { runs, requests }) {
       start: { sandbox: summary(start.sandbox), bare: summary(start.bare) },
       perKind,
       calls,
+      rows,
       heaviest: { name: heaviest.name, bodyBytes: Buffer.byteLength(heaviest.body) },
     };
   } catch (error) {

@@ -61,7 +61,8 @@ const SIMULATE_DESCRIPTION = [
   '`reset_after_write` (the same, then the connection drops with no answer),',
   '`duplicate_event` (each event of the write is delivered twice),',
   `\`delay=<ms>\` (0 to ${DELAY_MAX_MS}: the request runs at once, the answer waits).`,
-  'A request that fails on its own (400, 403, 404, 409, 422) answers that; on a GET the `_after_write` faults act as `api_error`.',
+  '`rate_limited` and `api_error` are failures of the service before it reads the request: 429 or 500 whatever the request holds (after the key check and the rate limit).',
+  'The `_after_write` faults and `duplicate_event` apply only to a write that succeeds: a request that fails on its own (400, 403, 404, 409, 422) gets that error, and nothing else happens; on a GET the `_after_write` faults act as `api_error`.',
   'Answers of a fault or a delay carry Sandbox-Fault. Anything else is a 400 parameter_invalid.',
 ].join(' ');
 

@@ -4,7 +4,7 @@
 // answer to a POST must be the contract's JSON every time, and each request gives the operator one
 // JSON log line without a key, a secret or a body.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,5 +129,9 @@ describe('the operator log: one JSON line per request', () => {
     expect(stdout).not.toContain(secret);
     expect(stdout).not.toContain('body-only-path');
     expect(stdout).not.toContain('ci_pickup');
+  });
+
+  it('reaches Workers Logs: wrangler.toml turns observability on', async () => {
+    expect(await readFile(join(ROOT, 'wrangler.toml'), 'utf8')).toMatch(/^\[observability\]\nenabled = true$/m);
   });
 });
