@@ -17,6 +17,21 @@ import { startCli, type RunningServer } from './cli-server.js';
 import { readmeExample } from './readme.js';
 
 const execFileAsync = promisify(execFile);
+/** The reference's event types ("Event types"): the webhooks the generated types must name. */
+const WEBHOOK_TYPES = [
+  'job.created',
+  'job.scheduled',
+  'job.closed',
+  'staff.accepted',
+  'container.received',
+  'container.storage_status_changed',
+  'manifest.ready_for_signature',
+  'manifest.signed',
+  'profile.approved',
+  'profile.expiring',
+  'invoice.sent',
+  'invoice.paid',
+];
 const GUIDE_ORIGIN = 'http://127.0.0.1:8787';
 const project = mkdtempSync(join(tmpdir(), 'waste-ops-typed-client-'));
 let server: RunningServer;
@@ -60,6 +75,8 @@ beforeAll(async () => {
   writeFileSync(join(project, 'package.json'), guideFile('typed-client-package-json'));
   writeFileSync(join(project, 'tsconfig.json'), guideFile('typed-client-tsconfig'));
   writeFileSync(join(project, 'src', 'program.ts'), guideFile('typed-client'));
+  // Issue #36: the typed receiver of docs/webhook-signatures.md, type-checked and compiled with the program.
+  writeFileSync(join(project, 'src', 'receiver.ts'), guideFile('typed-receiver'));
 }, 30_000);
 
 afterAll(() => {
@@ -91,6 +108,12 @@ describe("the typed-client guide's project", () => {
     // The error schema's name cannot shadow the global Error in generated code.
     expect(types).toContain('ErrorResponse: {');
     expect(types).not.toMatch(/\bError: \{/);
+    // The twelve event types of the reference, as webhooks, each with its own event schema.
+    for (const type of WEBHOOK_TYPES) expect(types).toContain(`"${type}": {`);
+    expect(types).toMatch(/export interface webhooks \{/);
+    expect(types).toMatch(
+      /InvoicePaidEvent: \{[\s\S]{0,400}?type: "invoice\.paid";\s*data: \{\s*object: components\["schemas"\]\["Invoice"\];/,
+    );
     expect(output).toContain('job_wR79b7gPQg1ViA is scheduled; a new job is draft; job_doesnotexist000 is resource_missing');
   }, 180_000);
 
@@ -107,6 +130,23 @@ describe("the typed-client guide's project", () => {
       }
     } finally {
       rmSync(join(project, 'src', 'wrong.ts'));
+    }
+  }, 60_000);
+
+  it('fails `npm run check` under both compilers when a receiver reads a record another event type carries', async () => {
+    // An invoice.paid carries an invoice: it has no status of a job's, and its amount is a number.
+    const wrong = `${guideFile('typed-receiver')}\nexport const wrongly = (event: WebhookEvent): string => event.type === 'invoice.paid' ? event.data.object.amount_paid : '';\n`;
+    writeFileSync(join(project, 'src', 'wrong-receiver.ts'), wrong);
+    try {
+      for (const compiler of ['node_modules/typescript/bin/tsc', 'node_modules/typescript-7/bin/tsc']) {
+        const failed = await run(process.execPath, [compiler, '--noEmit']).then(
+          () => undefined,
+          (error: Error) => error.message,
+        );
+        expect(failed, compiler).toMatch(/wrong-receiver\.ts\(\d+,\d+\): error TS2322/);
+      }
+    } finally {
+      rmSync(join(project, 'src', 'wrong-receiver.ts'));
     }
   }, 60_000);
 
