@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/sandbox.js';
 import { CLI, type RunningServer, startCli } from './cli-server.js';
-import { PUBLIC_KEY } from './helpers.js';
+import { PUBLIC_KEY, testApp } from './helpers.js';
 
 const STRANGERS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'] as const;
 const [FIRST, SECOND, THIRD] = STRANGERS;
@@ -341,5 +341,22 @@ describe('in-process: createSandbox({ clientAddress })', () => {
       /^createSandbox\(\{ clientAddress \}\) must be the client's address as text, such as "203\.0\.113\.7", or a function of the request that returns it; received 7\.$/,
     );
     expect(() => createSandbox({ clientAddress: '' })).toThrow(TypeError);
+  });
+});
+
+describe('/docs says what a stranger can and cannot see', () => {
+  it("on the public key: the same sample data, nobody else's writes, Idempotency-Keys and rate limit per address", async () => {
+    const page = await (await testApp().request('/docs')).text();
+    expect(page).toContain('This key is shared by everyone who reads these docs.');
+    expect(page).toContain('kept per key and client address');
+    const conflict = await (await testApp().request('/docs/errors')).text();
+    expect(conflict).toMatch(
+      /id="idempotency_conflict"[\s\S]*kept per key and client address: the request in conflict came from your own address/,
+    );
+  });
+
+  it("not under a self-hoster's own key, which one holder uses", async () => {
+    const team = testApp({ SANDBOX_KEYS: JSON.stringify([{ key: 'svc_test_team_ci', account: 'A', scopes: '*' }]) });
+    expect(await (await team.request('/docs')).text()).not.toContain('This key is shared');
   });
 });

@@ -59,7 +59,7 @@ const OTHER_DOCS: Omit<Record<ErrorCode, ErrorDoc>, 'api_key_missing' | 'api_key
     fix: 'Use one of the methods of the <code>Allow</code> header.',
   },
   idempotency_conflict: {
-    when: 'The <code>Idempotency-Key</code> was already used with a different method, path or body, or the first request with that key is still running.',
+    when: 'The <code>Idempotency-Key</code> was already used with a different method, path or body, or the first request with that key is still running. On a shared key (the public keys everyone reading these docs uses), Idempotency-Keys are kept per key and client address: the request in conflict came from your own address, never from a stranger.',
     fix: 'Use a new key for a new request; retry the same request with the same key only after the first has finished.',
   },
   state_invalid: {

@@ -10,8 +10,16 @@ import { escapeHtml, page } from './html.js';
 export const NO_WORKING_KEY =
   'No key of this sandbox\'s key table can be used (every key is revoked or has no scope), so "Try it out" answers 401. Fix the table given in SANDBOX_KEYS (--keys).';
 
+/**
+ * What /docs says above "try it" when its key is shared (SANDBOX.md, "Shared keys"): everyone
+ * reading the docs sends the same key, so a stranger should know what the others can see.
+ */
+export const SHARED_KEY_NOTICE =
+  'This key is shared by everyone who reads these docs. Everyone sees the same sample data, and nobody sees what another writes: writes are answered, then dropped. Your Idempotency-Keys (their stored answers, webhook secrets included, and their 409s) and your rate limit are kept per key and client address, so nobody at another address replays, conflicts with or slows down yours. Behind one shared address (an office, a CI provider), use unique Idempotency-Keys, such as UUIDs.';
+
 export function referencePage(key: ApiKey | undefined): string {
-  const notice = key === undefined ? `<p>${escapeHtml(NO_WORKING_KEY)}</p>\n` : '';
+  const notice =
+    key === undefined ? `<p>${escapeHtml(NO_WORKING_KEY)}</p>\n` : key.shared === true ? `<p>${escapeHtml(SHARED_KEY_NOTICE)}</p>\n` : '';
   return page(
     'API reference — Waste Operations API sandbox',
     `${notice}<div id="swagger-ui"></div>\n<script src="/docs/swagger-ui-bundle.js"></script>\n<script src="/docs/init.js"></script>`,
