@@ -1,28 +1,16 @@
 // The published package as a user gets it (issue #7, item 5; issue #19: the tarball docs/toolkit.md installs): `npm pack`, installed into an empty
 // folder with no network and no dev dependencies, its bin started and asked for a list and the
 // docs' files, and its library imported. Nothing is built after the pack. The package is built
-// and packed from a copy of the sources in a temporary folder, with `npm pack` running prepack
-// there: this checkout's dist/, which other suites run at the same time, is never touched.
+// and packed from a copy of the sources (test/packed-package.ts): this checkout's dist/, which
+// other suites run at the same time, is never touched.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, listening, type RunningServer, startCommand } from './cli-server.js';
+import { packedPackage } from './packed-package.js';
 import { readmeExample } from './readme.js';
 
 const run = promisify(execFile);
@@ -38,30 +26,15 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'sandbox-package-'));
-  // The sources as they stand in this checkout (committed or not, ignored files left out).
-  copy = join(folder, 'sources');
-  const { stdout: files } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: root,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  for (const file of files.split('\0').filter((name) => name !== '' && existsSync(join(root, name)))) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(root, file), join(copy, file));
-  }
-  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  // prepack builds dist/ and the types in the copy.
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], {
-    cwd: copy,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ filename: string }];
+  const packed = await packedPackage();
+  copy = packed.sources;
   // The name docs/toolkit.md tells people to install.
-  expect(filename).toBe(`waste-operations-sandbox-${version}.tgz`);
+  expect(basename(packed.tarball)).toBe(`waste-operations-sandbox-${version}.tgz`);
   const project = join(folder, 'project');
   await run('mkdir', [project]);
   writeFileSync(join(project, 'package.json'), '{ "name": "user-project", "private": true, "type": "module" }\n');
   // --offline: the package needs nothing from the registry, so an install can never fetch a dependency.
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(folder, filename)], { cwd: project });
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', packed.tarball], { cwd: project });
   bin = join(project, 'node_modules', '.bin', 'waste-operations-sandbox');
 }, 120_000);
 

@@ -16,13 +16,16 @@ boundHeapAtFirstAnswer();
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 /**
- * Under an npm script (`npm start`), npm runs this process through `sh -c`, and a SIGTERM to npm
- * (how a CI script stops a server it started in the background: `kill $PID`) ends npm and the
- * shell but never reaches this process, which would go on serving with its port taken. So here,
- * the end of that shell is taken as the SIGTERM it could not pass on, and the server stops as it
- * does on SIGTERM. Only when the parent is the shell running npm's script itself: a server
- * started in the background of any other shell (`node dist/cli.js &`, a CI step) must outlive it.
- * Linux only (/proc); elsewhere the server stays as it was.
+ * Under an npm script (`npm start`, `npx waste-operations-sandbox`), npm runs this process through
+ * `sh -c`, and a SIGTERM to npm (how a CI script stops a server it started in the background:
+ * `kill $PID`) ends npm and the shell but never reaches this process, which would go on serving
+ * with its port taken. So here, the end of that shell is taken as the SIGTERM it could not pass
+ * on, and the server stops as it does on SIGTERM. Only when the parent is the shell running npm's
+ * script itself: its `-c` text is the script (npm_lifecycle_script), or the script, a space and
+ * the arguments npm appended (`npm start -- --port 9000` runs `node dist/server.js --port 9000`;
+ * `npx waste-operations-sandbox --port 9000` runs `'waste-operations-sandbox' --port 9000`). A
+ * server started in the background of any other shell (`node dist/cli.js &`, a CI step) must
+ * outlive it. Linux only (/proc); elsewhere the server stays as it was.
  */
 function endWithNpm(): void {
   const script = process.env.npm_lifecycle_script;
@@ -33,7 +36,9 @@ function endWithNpm(): void {
   } catch {
     return;
   }
-  if (!parentCommand.includes(script)) return;
+  const option = parentCommand.indexOf('-c');
+  const shellText = option === -1 ? undefined : parentCommand[option + 1];
+  if (shellText !== script && !shellText?.startsWith(`${script} `)) return;
   const parent = process.ppid;
   const watch = setInterval(() => {
     if (process.ppid === parent) return;
