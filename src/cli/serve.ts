@@ -8,7 +8,7 @@ import { type ApiKey, workingKey } from '../auth/keys.js';
 import { rateLimitPolicy, type SandboxConfig } from '../config.js';
 import { ConfigError } from '../config/problems.js';
 import { type ConfigSources, readText, type Variable, VARIABLES } from '../config/sources.js';
-import { pathAndQuery } from '../http/query.js';
+import { loggedPath } from '../http/request-log.js';
 import { nodeDocsAssets } from '../docs/node-assets.js';
 import { clientAddressOf, startNodeServer, whenHeadWritten } from '../node-server.js';
 import { parseTrustProxy } from '../http-edge/forwarded-for.js';
@@ -45,7 +45,7 @@ const SERVE_FLAGS: readonly (readonly [string, string, string])[] = [
   ['--webhook-events L', 'SANDBOX_WEBHOOK_EVENTS', 'comma list of job.created, job.scheduled, container.received, or * (default)'],
   ['--faults LIST', 'SANDBOX_FAULTS', 'random faults for soak tests, e.g. api_error=0.02,delay=0.05:1500'],
   ['--trust-proxy N', 'SANDBOX_TRUST_PROXY', "your proxies in front: the address N back in X-Forwarded-For (default 0: the socket's)"],
-  ['--log', '', 'one line per request (and delivery): time, method, path, status, ms, request id'],
+  ['--log', '', 'one line per request (and delivery): time, method, path, status, ms, request id, fault'],
   ['--help, --version', '', ''],
 ];
 
@@ -72,15 +72,6 @@ function keyTableText(value: string | undefined, name: string): string | undefin
       `${name}: cannot read the file ${value} (${why}); give the path of a JSON key table, or the table itself, such as [{"key":"svc_test_mine","account":"A","scopes":"*"}]`,
     );
   }
-}
-
-/**
- * A path and its query as a log line shows them, cut at 200 characters: the query is what tells
- * `GET /v1/jobs?stauts=open 400` from a good request. Headers, and so the key, are never shown.
- */
-function loggedPath(url: string): string {
-  const path = pathAndQuery(url);
-  return path.length <= 200 ? path : `${path.slice(0, 200)}…`;
 }
 
 /** A list the key can read, for the banner's curl: the jobs when it may, else the first it can. */
@@ -131,8 +122,10 @@ function withRequestLog(fetch: FetchHandler): FetchHandler {
     }
     // Not response.headers: reading it makes @hono/node-server write the names lower-cased and
     // sorted, so --log would change the answer's bytes (issue #18). The ID is read as written.
-    if (!whenHeadWritten(env, (status, header) => line(status, header('Request-Id'))))
-      line(response.status, response.headers.get('Request-Id'));
+    // A failure made on purpose says so, as the Workers log line does (src/http/request-log.ts).
+    const fault = (value: string | null | undefined) => (value == null ? '' : ` fault=${value}`);
+    if (!whenHeadWritten(env, (status, header) => line(status, header('Request-Id'), fault(header('Sandbox-Fault')))))
+      line(response.status, response.headers.get('Request-Id'), fault(response.headers.get('Sandbox-Fault')));
     return response;
   };
 }
