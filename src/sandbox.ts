@@ -39,7 +39,7 @@ export interface SandboxOptions {
   seed?: string;
   /** A key table that replaces the default one (entries, or their JSON text). */
   keys?: readonly SandboxKey[] | string;
-  /** Requests per second per key; 'off' by default in-process, so a test suite is never limited. */
+  /** Requests per second per key and client address; 'off' by default in-process, so a test suite is never limited. */
   rateLimit?: number | 'off';
   /**
    * Pins the clock of every answer (docs/snapshot-tests.md): timestamps of writes are this
