@@ -14,7 +14,7 @@ import { DELAY_MAX_MS, FAULTS, SIMULATE_HEADER } from '../faults/simulate.js';
 import { errorCasesOf } from './error-responses.js';
 import { ErrorBody } from './error-schema.js';
 import { errorExampleOf, examplesOf } from './examples.js';
-import { registerWebhooks, WEBHOOKS_TAG } from './webhooks.js';
+import { registerWebhooks, WEBHOOKS_DESCRIPTION } from './webhooks.js';
 
 type Json = Record<string, unknown>;
 
@@ -128,10 +128,10 @@ export function buildOpenApiDocument(account: AccountStore, key: ApiKey | undefi
     info: {
       title: 'Waste Operations API (sandbox)',
       version: 'v1',
-      description: `${DESCRIPTION}\n\n${authenticationText(key)} Every error has the ErrorResponse shape; its \`doc_url\` leads to [/docs/errors](/docs/errors).`,
+      description: `${DESCRIPTION}\n\n${authenticationText(key)} Every error has the ErrorResponse shape; its \`doc_url\` leads to [/docs/errors](/docs/errors).\n\n${WEBHOOKS_DESCRIPTION}`,
     },
     security: [{ bearer: [] }],
-    tags: [...tagsOf(ENDPOINTS), WEBHOOKS_TAG],
+    tags: tagsOf(ENDPOINTS),
   });
   describeListParameters(document.paths as Record<string, Record<string, { parameters?: Json[] }>>, account);
   return document as unknown as Json;

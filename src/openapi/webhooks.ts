@@ -6,13 +6,14 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AccountStore } from '../data/store.js';
 import { EVENT_OF_TYPE } from '../resources/events/by-type.js';
-import { EVENT_TYPES, type EventType } from '../resources/events/types.js';
+import { EVENT_OBJECTS, EVENT_TYPES, type EventType } from '../resources/events/types.js';
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS } from '../webhooks/signature.js';
 
-export const WEBHOOKS_TAG = {
-  name: 'Webhooks',
-  description: `What your webhook endpoint receives: a POST of an event object, signed in the ${SIGNATURE_HEADER} header. Answer any 2xx quickly and do the work afterwards; refuse (any other status) a delivery that does not verify. Deliveries are retried, so the same event can arrive again: dedupe on its id. The signature, with test vectors and receivers to copy: docs/webhook-signatures.md in the sandbox's repository; \`waste-operations-sandbox check-receiver <url> --secret <whsec_…>\` tests a receiver against these rules.`,
-};
+/**
+ * What the document's description says of the webhooks. Not a tag: Swagger UI lists webhooks in
+ * a "Webhooks" section of their own, and a tag of that name would add a second, empty one.
+ */
+export const WEBHOOKS_DESCRIPTION = `**Webhooks** (the section of that name): what your webhook endpoint receives, a POST of an event object signed in the ${SIGNATURE_HEADER} header. Answer any 2xx quickly and do the work afterwards; refuse (any other status) a delivery that does not verify. Deliveries are retried, so the same event can arrive again: dedupe on its id. The signature, with test vectors and receivers to copy: docs/webhook-signatures.md in the sandbox's repository; \`waste-operations-sandbox check-receiver <url> --secret <whsec_…>\` tests a receiver against these rules.`;
 
 /** The reference's "Event types" table, "Sent when". */
 const SENT_WHEN: Record<EventType, string> = {
@@ -56,9 +57,9 @@ export function registerWebhooks(registry: OpenAPIHono['openAPIRegistry'], accou
       method: 'post',
       path: type,
       operationId: operationIdOf(type),
-      summary: `${type}: ${SENT_WHEN[type]}`,
-      description: `${SENT_WHEN[type]} (reference, "Event types"). The body is the event object; \`data.object\` is the record as it stands right after the change.`,
-      tags: [WEBHOOKS_TAG.name],
+      // Swagger UI shows the type beside the summary: the summary says when, as the reference does.
+      summary: SENT_WHEN[type],
+      description: `The event object, its \`data.object\` the ${EVENT_OBJECTS[type].replace('_', ' ')} as it stands right after the change (reference, "Event types"). Verify ${SIGNATURE_HEADER} over the raw body before anything else.`,
       // Deliveries carry no API key: the signature authenticates them.
       security: [],
       parameters: [{ $ref: `#/components/parameters/${SIGNATURE_HEADER}` }],
