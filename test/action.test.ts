@@ -3,13 +3,13 @@
 // the README's workflow must use only inputs and outputs the action has, and its snapshot step
 // must pass against the action's server. Issue #34: used twice in one job, each use builds in its
 // own folder and writes its own log.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -74,6 +74,32 @@ afterAll(() => {
   receiver.close();
   rmSync(runnerTemp, { recursive: true, force: true });
 });
+
+/**
+ * GitHub's runners have jq, which the README's snapshot step runs; a machine without it (npm test
+ * needs only Node and npm) gets a stand-in for `jq -S . <file>` first on PATH: the same output,
+ * keys sorted, two-space indent, so the step's shell still runs as written.
+ */
+function withJq(path: string): string {
+  if (!execFileSync('sh', ['-c', 'command -v jq || true'], { encoding: 'utf8' }).trim()) {
+    const bin = mkdtempSync(join(runnerTemp, 'jq-'));
+    writeFileSync(
+      join(bin, 'jq'),
+      `#!${process.execPath}
+const [flag, filter, file] = process.argv.slice(2);
+if (flag !== '-S' || filter !== '.' || file === undefined) { console.error('this jq stand-in does only jq -S . <file>'); process.exit(2); }
+const sorted = (value) => Array.isArray(value) ? value.map(sorted) : value !== null && typeof value === 'object'
+  ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted(value[key])])) : value;
+let text;
+try { text = require('node:fs').readFileSync(file, 'utf8'); } catch (error) { console.error(\`jq: error: Could not open \${file}\`); process.exit(2); }
+console.log(JSON.stringify(sorted(JSON.parse(text)), null, 2));
+`,
+      { mode: 0o755 },
+    );
+    return `${bin}${delimiter}${path}`;
+  }
+  return path;
+}
 
 describe('action.yml', () => {
   it('is a composite action of bash run steps, with the inputs and outputs integrators use', () => {
@@ -150,7 +176,7 @@ describe('action.yml', () => {
     // holding the snapshot file.
     const snapshot = workflowSteps.find((step) => step.run?.includes('test/snapshots/')) as Step;
     const committed = snapshot.run?.match(/test\/snapshots\/\S+\.json/)?.[0] as string;
-    const env: NodeJS.ProcessEnv = { ...process.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: withJq(process.env.PATH ?? '') };
     for (const [name, value] of Object.entries(snapshot.env ?? {})) env[name] = expand(value, {}, { [sandbox?.id as string]: outputs });
     const runWith = async (saved: string) => {
       const workspace = mkdtempSync(join(runnerTemp, 'workspace-'));
