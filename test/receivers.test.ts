@@ -60,9 +60,9 @@ interface RunningReceiver {
 }
 
 /** Starts a receiver file as the guide says (WEBHOOK_SECRET, PORT), on a free port; resolves once it listens. */
-function startReceiver(command: string, file: string): Promise<RunningReceiver> {
+function startReceiver(command: string, file: string, secret = SECRET): Promise<RunningReceiver> {
   const child = spawn(command, [file], {
-    env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: '0', PYTHONDONTWRITEBYTECODE: '1' },
+    env: { ...process.env, WEBHOOK_SECRET: secret, PORT: '0', PYTHONDONTWRITEBYTECODE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -171,6 +171,19 @@ describe.each([
     expect(receiver.output()).toMatch(/refused: no Service-Signature header/);
     expect(receiver.output()).toMatch(/duplicate job\.created evt_\w+/);
   }, 90_000);
+});
+
+describe("the guides' check-receiver lines", () => {
+  it.each([
+    ['check-receiver', 'whsec_yourSecret'],
+    ['events-check-receiver', 'whsec_localReceiverSecret'],
+  ])('%s runs as written against the Node receiver verifying with its secret, exit code 0', async (example, secret) => {
+    const line = readmeExample(example).trim();
+    expect(line).toBe(`node dist/cli.js check-receiver http://127.0.0.1:4242/webhooks --secret ${secret}`);
+    const receiver = await startReceiver(process.execPath, NODE_RECEIVER, secret);
+    const { stdout } = await run('sh', ['-ec', line.replace('http://127.0.0.1:4242/webhooks', receiver.url)]);
+    expect(stdout).toMatch(/All 8 checks passed\./);
+  });
 });
 
 describe('the CI recipe "Prove your receiver in CI"', () => {
