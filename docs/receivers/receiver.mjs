@@ -64,7 +64,13 @@ export function createReceiver(secret) {
         response.writeHead(400, { 'Content-Type': 'text/plain' }).end(`${problem}\n`);
         return;
       }
-      const event = JSON.parse(body.toString('utf8'));
+      let event;
+      try {
+        event = JSON.parse(body.toString('utf8'));
+      } catch {
+        response.writeHead(400, { 'Content-Type': 'text/plain' }).end('not JSON\n');
+        return;
+      }
       const duplicate = seen.has(event.id);
       seen.add(event.id);
       response.writeHead(200, { 'Content-Type': 'text/plain' }).end(duplicate ? 'duplicate\n' : 'ok\n');

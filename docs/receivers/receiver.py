@@ -73,7 +73,11 @@ def receiver_for(secret):
                 print(f"refused: {problem}", flush=True)
                 self.answer(400, problem)
                 return
-            event = json.loads(body)
+            try:
+                event = json.loads(body)
+            except ValueError:
+                self.answer(400, "not JSON")
+                return
             with seen_lock:
                 duplicate = event["id"] in seen
                 seen.add(event["id"])
