@@ -23,10 +23,19 @@ const DROPPED_FLAGS = [
 /**
  * The browser comes from the npm registry (@sparticuz/chromium, a devDependency at a pinned
  * version, unpacked to /tmp/chromium on first use), so `npm ci && npm test` needs no apt step.
- * Always this one, even where Debian's chromium is installed: a fresh machine and CI run the same
- * browser.
+ * Always this one on Linux x64, even where Debian's chromium is installed: a fresh machine and CI
+ * run the same browser. The package ships only that binary, so elsewhere (macOS, arm64)
+ * CHROMIUM_PATH names the Chromium or Chrome to drive.
  */
 async function launchChromium(): Promise<Browser> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    const executablePath = process.env.CHROMIUM_PATH;
+    if (executablePath === undefined)
+      throw new Error(
+        `@sparticuz/chromium ships a Chromium for Linux x64 only; on ${process.platform}-${process.arch}, set CHROMIUM_PATH to a Chromium or Chrome.`,
+      );
+    return chromium.launch({ executablePath, headless: true, timeout: 30_000 });
+  }
   const executablePath = await sparticuzChromium.executablePath();
   const args = sparticuzChromium.args.filter((flag) => !DROPPED_FLAGS.includes(flag));
   const launched = await chromium.launch({ executablePath, args, headless: true, timeout: 30_000 });
