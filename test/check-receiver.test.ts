@@ -110,7 +110,7 @@ describe('check-receiver against a receiver that keeps every rule', () => {
     expect(lines.every((line) => line.startsWith('PASS '))).toBe(true);
     expect(outcome.stdout).toMatch(/each answered within 10 s/);
     expect(outcome.stdout).toMatch(/All 8 checks passed\./);
-    expect(receiver.received).toBe(8);
+    expect(receiver.requests.length).toBe(8);
   });
 
   it('--json: every check with its name, ok, status, the event sent; real sample events, one per check but the duplicate', async () => {
@@ -198,7 +198,7 @@ describe('check-receiver against answers no receiver should give', () => {
 
   it('a 3xx: valid fails saying the receiver redirected, the redirect is never followed', async () => {
     const elsewhere = await started(answeringReceiver(200));
-    const receiver = await started(answeringReceiver(307, elsewhere.url));
+    const receiver = await started(answeringReceiver(307, { Location: elsewhere.url }));
     const { code, report } = await jsonReport(receiver.url, '--secret', SECRET);
     expect(code).toBe(1);
     expect(failing(report)).toEqual(['valid', 'duplicate_delivery']);
@@ -207,8 +207,8 @@ describe('check-receiver against answers no receiver should give', () => {
     expect(valid.answer).toContain(`307, a redirect to ${elsewhere.url}`);
     expect(valid.must).toMatch(/redirected/);
     expect(valid.must).toContain(REFERENCE.answer);
-    expect(receiver.received).toBe(8);
-    expect(elsewhere.received).toBe(0);
+    expect(receiver.requests.length).toBe(8);
+    expect(elsewhere.requests.length).toBe(0);
   });
 
   it('a receiver that closes the connection fails every check: no answer is neither an acceptance nor a refusal', async () => {

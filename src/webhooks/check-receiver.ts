@@ -36,6 +36,8 @@ export interface CheckReceiverOptions {
   onCheck?: (check: ReceiverCheck) => void;
   /** The User-Agent of the deliveries. */
   userAgent?: string;
+  /** The time deliveries are signed at, a Date or unix seconds; default the clock at each delivery. Fixed for tests. */
+  now?: Date | number;
 }
 
 export interface ReceiverCheck {
@@ -108,26 +110,20 @@ function otherSecretThan(secret: string): string {
   return other === secret ? `${other}1` : other;
 }
 
-/** The body with its last digit changed (a timestamp's, in practice): still JSON, one byte different. */
+/** The body with its last digit changed (a timestamp's: every event has some), so it is still JSON, one byte different. */
 function tamper(body: string): { body: string; change: string } {
-  for (let index = body.length - 1; index >= 0; index--) {
-    const character = body.charAt(index);
-    if (character >= '0' && character <= '9') {
-      const replacement = String((Number(character) + 1) % 10);
-      return {
-        body: body.slice(0, index) + replacement + body.slice(index + 1),
-        change: `"${character}" → "${replacement}" at character ${index + 1} of ${body.length}`,
-      };
-    }
-  }
-  // Every event has digits in its timestamps; the fallback keeps the function total.
-  return { body: `${body} `, change: `a space added at the end` };
+  const index = body.search(/\d(?=\D*$)/);
+  const digit = body.charAt(index);
+  const replacement = String((Number(digit) + 1) % 10);
+  return {
+    body: body.slice(0, index) + replacement + body.slice(index + 1),
+    change: `"${digit}" → "${replacement}" at character ${index + 1} of ${body.length}`,
+  };
 }
 
-/** The same hex signature with its last digit changed: what a receiver that compares only a prefix accepts. */
+/** The header with the last hex digit of its v1 changed: what a receiver that compares only a prefix accepts. */
 function forge(header: string): string {
-  const last = header.charAt(header.length - 1);
-  return header.slice(0, -1) + (last === '0' ? '1' : '0');
+  return header.replace(/[0-9a-f]$/, (digit) => ((Number.parseInt(digit, 16) + 1) % 16).toString(16));
 }
 
 function checkUrl(url: string | URL): URL {
@@ -167,9 +163,16 @@ function checkOptions(options: CheckReceiverOptions): { timeoutMs: number; type:
   return { timeoutMs, type };
 }
 
+/** The checks a correct receiver accepts (2xx); it refuses the others. */
+function accepts(name: ReceiverCheckName): boolean {
+  return name === 'valid' || name === 'duplicate_delivery';
+}
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
 function answerText(answer: PostAnswer): string {
   if (answer.status === null) return `no answer: ${answer.error}`;
-  if (answer.status >= 300 && answer.status < 400) {
+  if (isRedirect(answer.status)) {
     const to = answer.location === undefined ? 'with no Location' : `to ${answer.location}`;
     return `the receiver answered ${answer.status}, a redirect ${to} (not followed: a delivery goes to the endpoint's URL only)`;
   }
@@ -178,13 +181,12 @@ function answerText(answer: PostAnswer): string {
 
 /** What a failed check's line adds to MUST for this answer: the likely cause, or what a non-answer means. */
 function hintFor(name: ReceiverCheckName, answer: PostAnswer, timeoutMs: number): string {
-  const accepting = name === 'valid' || name === 'duplicate_delivery';
   if (answer.status === null) {
-    return accepting
+    return accepts(name)
       ? ` No answer within ${timeoutMs / 1000} s is a failed delivery, retried.`
       : ' It must answer, with a status that is not 2xx: no answer is taken as an outage, and the delivery is retried.';
   }
-  if (answer.status >= 300 && answer.status < 400 && accepting) {
+  if (isRedirect(answer.status) && accepts(name)) {
     return ' The receiver redirected: deliveries are never redirected, so give the URL that answers the POST itself.';
   }
   if (name === 'valid' && (answer.status === 400 || answer.status === 401 || answer.status === 403)) {
@@ -267,7 +269,11 @@ function deliveryOf(name: ReceiverCheckName, now: number, secret: string, events
   }
 }
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** Unix seconds: of the clock given, or else of the real clock as each delivery goes out. */
+function signingTime(now: Date | number | undefined): number {
+  if (now === undefined) return Math.floor(Date.now() / 1000);
+  return Math.floor(typeof now === 'number' ? now : now.getTime() / 1000);
+}
 
 /**
  * Runs the eight checks in order and reports each. Throws a TypeError for a URL that is not
@@ -287,22 +293,24 @@ export async function checkReceiver(url: string | URL, options: CheckReceiverOpt
   const checks: ReceiverCheck[] = [];
   /** The duplicate repeats the valid delivery: when that one failed, this one fails for the same cause. */
   const repeats = (name: ReceiverCheckName) =>
-    name === 'duplicate_delivery' && checks[0]?.ok === false
+    name === 'duplicate_delivery' && !(checks[0] as ReceiverCheck).ok
       ? ' The valid check failed too, and this delivery repeats it: fix that one first.'
       : '';
   const send = async (delivery: Delivery): Promise<PostAnswer> => {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': userAgent };
     if (delivery.header !== undefined) headers[SIGNATURE_HEADER] = delivery.header;
     const answer = await postOnce(target, delivery.body, headers, timeoutMs);
-    const accepting = delivery.name === 'valid' || delivery.name === 'duplicate_delivery';
-    const is2xx = answer.status !== null && answer.status >= 200 && answer.status < 300;
+    const accepting = accepts(delivery.name);
+    const status = answer.status ?? 0;
+    const is2xx = status >= 200 && status < 300;
+    // A refusal is an answer: no answer at all is taken as an outage, and retried.
     const ok = accepting ? is2xx : answer.status !== null && !is2xx;
     const check: ReceiverCheck = {
       name: delivery.name,
       ok,
       status: answer.status,
-      ...(answer.status === null ? { error: answer.error } : {}),
-      ...(answer.status !== null && answer.location !== undefined ? { location: answer.location } : {}),
+      ...(answer.error === undefined ? {} : { error: answer.error }),
+      ...(answer.location === undefined ? {} : { location: answer.location }),
       expected: accepting ? '2xx' : 'not 2xx',
       event: { id: delivery.event.id, type: delivery.event.type },
       sent: delivery.sent,
@@ -318,10 +326,10 @@ export async function checkReceiver(url: string | URL, options: CheckReceiverOpt
 
   // Each delivery is signed as it goes out, so the valid ones are fresh however slow the receiver.
   for (const name of RECEIVER_CHECKS) {
-    const answer = await send(deliveryOf(name, nowSeconds(), secret, events));
+    const answer = await send(deliveryOf(name, signingTime(options.now), secret, events));
     // Nothing listens there at all: seven more "connection refused" would say nothing more.
-    if (name === 'valid' && answer.status === null && answer.unreachable) {
-      return { url: target.href, ok: false, checks, unreachable: answer.error };
+    if (name === 'valid' && answer.unreachable) {
+      return { url: target.href, ok: false, checks, unreachable: answer.error as string };
     }
   }
   return { url: target.href, ok: checks.every((check) => check.ok), checks };

@@ -1,78 +1,82 @@
 // One POST to a receiver, as check-receiver needs it: exactly one request to exactly the URL given
 // (no redirect followed, no proxy, no retry, a new connection each time so one check's closed
-// socket cannot spoil the next), bounded in time from connect to the answer's headers. node:http
-// rather than fetch: fetch refuses some ports outright ("bad port": 6000, 6667, …) and reports a
-// closed connection and a refused one alike as "fetch failed".
+// socket cannot spoil the next), bounded in time from connect to the answer. node:http rather than
+// fetch: fetch refuses some ports outright ("bad port": 6000, 6667, …) and reports a closed
+// connection and a refused one alike as "fetch failed".
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
-export type PostAnswer = { status: number; location?: string; excerpt: string } | { status: null; error: string; unreachable: boolean };
-
-/** How much of an answer's body is kept, to quote in a FAIL line. */
-const EXCERPT_BYTES = 200;
-
-/** Node's codes for an address nothing answers at: the receiver is not there at all. */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
-
-function failure(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'host not found';
-    case 'ECONNRESET':
-    case 'EPIPE':
-      return 'connection closed without an answer';
-    default:
-      return error.code === undefined ? error.message : `${error.code}: ${error.message}`;
-  }
+export interface PostAnswer {
+  /** The HTTP status, or null when no answer came. */
+  status: number | null;
+  /** Why no answer came (refused, closed, timed out); undefined when one did. */
+  error: string | undefined;
+  /** Where a 3xx pointed. */
+  location: string | undefined;
+  /** The start of the answer's body, on one line. */
+  excerpt: string;
+  /** True when nothing answers at the address at all. */
+  unreachable: boolean;
 }
 
-function excerptOf(chunks: Buffer[]): string {
-  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').replace(/\s+/g, ' ').trim();
+/** How much of an answer's body is quoted in a FAIL line. */
+const EXCERPT_BYTES = 200;
+
+/** The failures a receiver's author recognizes by name; any other is told in Node's words. */
+const FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  ECONNRESET: 'connection closed without an answer',
+  EPIPE: 'connection closed without an answer',
+};
+
+/** Node's codes for an address where nothing answers at all: the receiver is not there. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+/** The start of the body (its first chunk), on one line. */
+function excerptOf(first: Buffer | undefined): string {
+  return String(first?.subarray(0, EXCERPT_BYTES) ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export function postOnce(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<PostAnswer> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
-    let response: IncomingMessage | undefined;
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    let settled = false;
-    const settle = (answer: PostAnswer) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      outgoing.destroy();
-      resolve(answer);
-    };
-    const answered = (message: IncomingMessage) => {
-      const location = message.headers.location;
-      settle({ status: message.statusCode ?? 0, excerpt: excerptOf(chunks), ...(location === undefined ? {} : { location }) });
-    };
+    let message: IncomingMessage | undefined;
+    let first: Buffer | undefined;
+    // Once the headers came, the status is the answer, whatever then happens to the body (it
+    // ends, it breaks off, or it stalls past the time-out).
+    const answered = (response: IncomingMessage) =>
+      resolve({
+        status: response.statusCode as number,
+        error: undefined,
+        location: response.headers.location,
+        excerpt: excerptOf(first),
+        unreachable: false,
+      });
     const outgoing = request(url, {
       method: 'POST',
       agent: false,
+      signal: AbortSignal.timeout(timeoutMs),
       headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
     });
-    const timer = setTimeout(() => {
-      // Headers came but the body did not end: the status is the answer all the same.
-      if (response !== undefined) answered(response);
-      else settle({ status: null, error: `no answer within ${timeoutMs / 1000} s`, unreachable: false });
-    }, timeoutMs);
-    outgoing.on('response', (message) => {
-      response = message;
-      message.on('data', (chunk: Buffer) => {
-        if (kept < EXCERPT_BYTES) chunks.push(chunk);
-        kept += chunk.length;
-      });
-      message.on('end', () => answered(message));
-      message.on('error', () => answered(message));
-    });
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
-      if (response !== undefined) answered(response);
-      else settle({ status: null, error: failure(error), unreachable: UNREACHABLE.has(error.code ?? '') });
+      if (message !== undefined) answered(message);
+      else {
+        const why =
+          error.name === 'AbortError' ? `no answer within ${timeoutMs / 1000} s` : (FAILURES[String(error.code)] ?? error.message);
+        resolve({ status: null, error: why, location: undefined, excerpt: '', unreachable: UNREACHABLE.has(String(error.code)) });
+      }
+    });
+    outgoing.on('response', (response) => {
+      message = response;
+      response.on('data', (chunk: Buffer) => {
+        first ??= chunk;
+      });
+      response.on('end', () => answered(response));
+      response.on('error', () => answered(response));
     });
     outgoing.end(body);
   });
