@@ -1,38 +1,42 @@
-// The sandbox as one Hono app, the same on Node and Workers. Checks run in the order of
-// docs/behaviour.md ("Order of checks"): auth, unknown path / wrong method, scope, idempotency,
-// validation, referenced records, state rules, success; the rate limit comes before auth, and
-// Sandbox-Clock then Sandbox-Simulate just after it. A success may emit events (docs/
-// events-from-writes.md), handed to the event sink, which delivers them after the answer. Faults
-// asked for (docs/testing-retries.md) act through src/faults: before anything runs, or on the
-// answer of a write that ran.
-import { Hono, type Context, type Next } from 'hono';
+// The sandbox as one Hono app, the same on Node and Workers. The app below reads as the order of
+// checks (docs/behaviour.md, "Order of checks"), each step a file of src/pipeline: the random
+// fault drawn, the rate limit, the key, Sandbox-Clock, Sandbox-Simulate; then, the route matched
+// (else 404/405), the scope, the request read, the Idempotency-Key, validation, and the endpoint's
+// own checks and answer (referenced records, state rules, success). A success may emit events
+// (docs/events-from-writes.md), and every answer passes the faults last (src/faults): lost,
+// replaced by a 500 or held.
+import { type Context, Hono } from 'hono';
 import { KeyRing, workingKey } from './auth/keys.js';
 import { rateLimitPolicy, type SandboxConfig } from './config.js';
 import { type SampleStore, sampleStore } from './data/store.js';
 import type { DocsAssets } from './docs/assets.js';
 import { registerDocs } from './docs/routes.js';
-import { ApiError, errorBody } from './errors.js';
-import { authenticate, requireScope } from './http/auth.js';
-import { readJsonObject } from './http/body.js';
-import { headerText } from './http/header-text.js';
-import { CLOCK_HEADER, checkClockHeader, clockOf } from './http/clock.js';
-import type { Endpoint, Reply } from './http/endpoint.js';
+import { Faults } from './faults/index.js';
+import { clockOf } from './http/clock.js';
 import { PathMatcher } from './http/endpoint.js';
 import type { SandboxEnv } from './http/env.js';
-import { withIdempotency } from './http/idempotency.js';
-import { readQuery } from './http/query.js';
-import { CORS_HEADERS, errorResponse, responder } from './http/reply.js';
-import { parseOrThrow } from './http/validation.js';
+import { responder } from './http/reply.js';
 import { MemoryIdempotencyStore } from './idempotency/memory-store.js';
-import type { IdempotencyStore, StoredResponse } from './idempotency/store.js';
-import type { RateDecision, RateLimiter } from './rate-limit/limiter.js';
+import type { IdempotencyStore } from './idempotency/store.js';
+import { answerError } from './pipeline/answer-error.js';
+import { requireKey } from './pipeline/authenticate.js';
+import { clockHeader } from './pipeline/clock-header.js';
+import { emitEvents } from './pipeline/emit-events.js';
+import { handle } from './pipeline/handle.js';
+import { idempotency } from './pipeline/idempotency.js';
+import { preflight } from './pipeline/preflight.js';
+import { drawRandomFault } from './pipeline/random-fault.js';
+import { rateLimit } from './pipeline/rate-limit.js';
+import { readRequest } from './pipeline/read-request.js';
+import { unmatchedRoute } from './pipeline/route.js';
+import { scope } from './pipeline/scope.js';
+import { simulate } from './pipeline/simulate.js';
+import { inOrder } from './pipeline/step.js';
+import { validate } from './pipeline/validate.js';
+import type { RateLimiter } from './rate-limit/limiter.js';
 import { TokenBucketLimiter } from './rate-limit/token-bucket.js';
 import { ENDPOINTS } from './resources/index.js';
-import { type EventSink, writeEvent } from './webhooks/write-events.js';
-import { EmptyQuery } from './schemas/query.js';
-import { Faults, type FaultPlan } from './faults/index.js';
-import { DUPLICATE_GAP_MS } from './faults/plan.js';
-import { SIMULATE_HEADER } from './faults/simulate.js';
+import type { EventSink } from './webhooks/write-events.js';
 
 export interface AppServices {
   idempotency?: IdempotencyStore;
@@ -56,14 +60,12 @@ export interface AppServices {
   events?: EventSink | null;
 }
 
-const textDecoder = new TextDecoder();
-
 export function createApp(config: SandboxConfig, services: AppServices = {}) {
   const keys = new KeyRing(config.keys);
   // At hand at once for the default seed's prebuilt data; generated (a promise) for any other.
   const loading = services.store ?? sampleStore(config.seed);
   let store = loading instanceof Promise ? undefined : loading;
-  const idempotency = services.idempotency ?? new MemoryIdempotencyStore();
+  const idempotencyStore = services.idempotency ?? new MemoryIdempotencyStore();
   const rateLimiter =
     services.rateLimiter !== undefined
       ? services.rateLimiter
@@ -80,40 +82,13 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   const faults = new Faults(config.faults, config.seed);
 
   const app = new Hono<SandboxEnv>();
+  app.onError(answerError(respond));
+  app.notFound(unmatchedRoute(respond, paths));
 
-  app.onError((error, c) => {
-    if (error instanceof ApiError) return errorResponse(respond, c, error);
-    // A real fault: log it for the operator, tell the client only that it may retry.
-    console.error(`[${respond.requestId(c)}] ${c.req.method} ${c.req.path}:`, error);
-    return errorResponse(
-      respond,
-      c,
-      new ApiError('api_error', { message: 'An internal error occurred. Retry with the same Idempotency-Key.' }),
-    );
-  });
-
-  app.notFound((c) => {
-    const allowed = paths.allowed(c.req.path);
-    if (allowed.length > 0) {
-      return errorResponse(
-        respond,
-        c,
-        new ApiError('method_not_allowed', {
-          message: `${c.req.method} is not allowed on ${shortPath(c.req.path)}. Allowed: ${allowed.join(', ')}.`,
-          headers: { Allow: allowed.join(', ') },
-        }),
-      );
-    }
-    return errorResponse(
-      respond,
-      c,
-      new ApiError('resource_missing', { message: `Unrecognized request URL (${c.req.method} ${shortPath(c.req.path)}).` }),
-    );
-  });
-
+  // No key needed: the health check, the OpenAPI document, the reference page and the error
+  // reference. The key /docs and the document show is one of the configured table that works;
+  // its account's records are the examples.
   app.get('/health', (c) => respond(c, 200, '{"status":"ok"}'));
-  // No key needed: the OpenAPI document, the reference page and the error reference.
-  // The key /docs and the document show is one of the configured table that works; its account's records are the examples.
   const docsKey = workingKey(config.keys);
   registerDocs(app, {
     respond,
@@ -122,135 +97,33 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
     assets: services.docsAssets,
     key: docsKey,
   });
+  app.options('/v1/*', preflight(respond, policy, paths));
 
-  // CORS preflight for every origin, answered before auth: browsers send no key with it.
-  app.options('/v1/*', (c) => {
-    const allowed = paths.allowed(c.req.path);
-    return new Response(null, {
-      status: 204,
-      headers: {
-        ...CORS_HEADERS,
-        'RateLimit-Policy': policy,
-        'Request-Id': respond.requestId(c),
-        'Access-Control-Allow-Methods': (allowed.length > 0 ? allowed : ['GET', 'POST', 'PATCH', 'DELETE']).join(', '),
-        'Access-Control-Allow-Headers': `Authorization, Content-Type, Idempotency-Key, ${SIMULATE_HEADER}, ${CLOCK_HEADER}`,
-        'Access-Control-Max-Age': '600',
-      },
-    });
-  });
-
-  // Not async: on Node the limiter answers at once, and a check that throws synchronously costs
-  // far less than a rejected promise (a 401 is the commonest answer a public sandbox gives).
-  app.use('/v1/*', (c, next) => {
-    const authorization = c.req.header('Authorization');
-    // Every /v1 request draws its random fault as it arrives (none unless SANDBOX_FAULTS is set).
-    const drawn = faults.draw();
-    if (rateLimiter === null) return authorize(c, next, authorization, drawn);
-    // Per key and client address; an unauthenticated caller is limited by its address alone.
-    const decision = rateLimiter.take(`${(authorization ?? '').slice(0, 300)}\u0000${clientAddress(c)}`);
-    if (decision instanceof Promise) return decision.then((settled) => admit(settled, c, next, authorization, drawn));
-    return admit(decision, c, next, authorization, drawn);
-  });
-
-  type Drawn = ReturnType<Faults['draw']>;
-
-  function admit(decision: RateDecision, c: Context<SandboxEnv>, next: Next, authorization: string | undefined, drawn: Drawn) {
-    if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
-    return authorize(c, next, authorization, drawn);
-  }
-
-  function authorize(c: Context<SandboxEnv>, next: Next, authorization: string | undefined, drawn: Drawn) {
-    const key = authenticate(authorization, keys);
-    // A Response returned by middleware becomes the answer (hono/compose); returned, not thrown.
-    if (key instanceof ApiError) return errorResponse(respond, c, key) as unknown as Promise<void>;
-    c.set('key', key);
-    c.set('account', (store as SampleStore).accounts[key.account]);
-    // The clock first: a simulated failure's request ID is derived when the clock is pinned.
-    if (c.req.header(CLOCK_HEADER) !== undefined) checkClockHeader(c);
-    const simulate = c.req.header(SIMULATE_HEADER);
-    if (simulate !== undefined || drawn !== undefined) askFaults(c, simulate, drawn);
-    return next();
-  }
-
-  function askFaults(c: Context<SandboxEnv>, simulate: string | undefined, drawn: Drawn): void {
-    // As sent: a value past ASCII (never a valid one) is quoted in its 400 as the client wrote it.
-    const sent = simulate === undefined ? undefined : headerText(simulate);
-    const plan = faults.begin(c.req.raw, sent, drawn, (error) => errorResponse(respond, c, error));
-    if (plan === undefined) return;
-    c.set('fault', plan);
-    faults.actNow(plan, c.req.method);
-  }
-
+  // The order of checks (docs/behaviour.md), each step a file of src/pipeline: those of every /v1
+  // request first, then, the route matched (else 404/405, above), each endpoint's own.
+  app.use(
+    '/v1/*',
+    inOrder(
+      drawRandomFault(faults),
+      ...(rateLimiter === null ? [] : [rateLimit(rateLimiter, clientAddress)]),
+      requireKey(keys, (account) => (store as SampleStore).accounts[account], respond),
+      clockHeader(),
+      simulate(faults, respond),
+    ),
+  );
   for (const endpoint of ENDPOINTS) {
-    app.on(endpoint.method, endpoint.routePath, (c) => handleEndpoint(c, endpoint));
-  }
-
-  async function handleEndpoint(c: Context<SandboxEnv>, endpoint: Endpoint): Promise<Response> {
-    const key = c.get('key');
-    requireScope(key, endpoint.scope);
-    const rawQuery = readQuery(c.req.url);
-    const rawBody = endpoint.body === undefined ? undefined : await readJsonObject(c.req.raw);
-    const mint = mintOf(c);
-    if (mint.pinned !== undefined) {
-      c.set('body', rawBody);
-      await mint.prepare?.();
-    }
-
-    const run = async (): Promise<Reply> => {
-      // Most reads carry no query: skip the parse rather than validate an empty object.
-      // An endpoint's schemas are built by its first request (src/schemas/deferred.ts).
-      const query =
-        rawQuery === null && endpoint.query === undefined ? {} : parseOrThrow(endpoint.query?.() ?? EmptyQuery(), rawQuery ?? {});
-      const body =
-        endpoint.body === undefined ? undefined : parseOrThrow(endpoint.body(), rawBody, { readonlyFields: endpoint.readonlyFields ?? [] });
-      return endpoint.handle({ c, account: c.get('account'), id: c.req.param('id') ?? '', query, body, now: mint.now, mint });
-    };
-
-    const idempotencyKey = endpoint.idempotent ? c.req.header('Idempotency-Key') : undefined;
-    if (idempotencyKey === undefined) {
-      const result = await run();
-      succeeded(c, result);
-      return respond(c, result.status, result.json);
-    }
-    let ran: Reply | undefined;
-    const outcome = await withIdempotency(
-      idempotency,
-      {
-        apiKey: key.key,
-        clientAddress: key.shared === true ? clientAddress(c) : undefined,
-        idempotencyKey,
-        method: endpoint.method,
-        path: c.req.path,
-        body: rawBody,
-      },
-      async (): Promise<StoredResponse> => {
-        ran = await run();
-        return { status: ran.status, body: typeof ran.json === 'string' ? ran.json : textDecoder.decode(ran.json) };
-      },
-      (error) => ({ status: error.status, body: errorBody(error, respond.requestId(c)) }),
+    app.on(
+      endpoint.method,
+      endpoint.routePath,
+      inOrder(
+        scope(endpoint),
+        readRequest(endpoint, mintOf),
+        emitEvents(events, mintOf),
+        ...(endpoint.idempotent ? [idempotency(idempotencyStore, respond, clientAddress)] : []),
+        validate(endpoint),
+        handle(endpoint, respond, mintOf),
+      ),
     );
-    // Once, for the write that ran: a replay (or a stored 404 or 422) emits nothing.
-    if (!outcome.replayed && ran !== undefined) succeeded(c, ran);
-    return respond(c, outcome.response.status, outcome.response.body, outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined);
-  }
-
-  /**
-   * A request ran and succeeded (not a replay): its faults are told, and the events of a write are
-   * handed to the sink (twice under duplicate_event, the same bytes); on Workers the delivery runs
-   * after the answer.
-   */
-  function succeeded(c: Context<SandboxEnv>, result: Reply): void {
-    const plan: FaultPlan | undefined = c.get('fault');
-    plan?.succeeded(result.events !== undefined);
-    if (events === null || result.events === undefined) return;
-    const record = typeof result.json === 'string' ? result.json : textDecoder.decode(result.json);
-    for (const type of result.events) {
-      const event = writeEvent(mintOf(c), type, record);
-      const pending = events.emit(event);
-      if (pending !== undefined) waitUntil(c, pending);
-      const again = plan?.duplicatesEvents === true ? events.emit(event, DUPLICATE_GAP_MS) : undefined;
-      if (again !== undefined) waitUntil(c, again);
-    }
   }
 
   // Every answer passes the faults last: lost, replaced by a 500 or held (src/faults).
@@ -274,27 +147,4 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
       store !== undefined ? dispatch(request, env, executionCtx) : loading.then(() => dispatch(request, env, executionCtx));
   }
   return app;
-}
-
-/** Workers keep the isolate for work after the answer only when told; Node has no such context. */
-function waitUntil(c: Context<SandboxEnv>, work: Promise<void>): void {
-  let executionCtx: { waitUntil(promise: Promise<unknown>): void } | undefined;
-  try {
-    executionCtx = c.executionCtx;
-  } catch {
-    return;
-  }
-  executionCtx.waitUntil(work);
-}
-
-function rateLimited(retryAfterSeconds: number): ApiError {
-  return new ApiError('rate_limited', {
-    message: `Too many requests. Retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-  });
-}
-
-/** A path as an error message repeats it: whole up to 200 characters (a URL may be 16 KiB). */
-function shortPath(path: string): string {
-  return path.length <= 200 ? path : `${path.slice(0, 200)}…`;
 }

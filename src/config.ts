@@ -1,13 +1,12 @@
 // The sandbox's configuration as the app takes it. Every way in (flags and environment variables,
 // Workers [vars], createSandbox's options) reads into one schema of typed values
 // (src/config/settings.ts) through src/config/sources.ts; readConfig is the variables' way.
-import type { ApiKey } from './auth/keys.js';
-import type { RandomFaults } from './faults/random.js';
-import type { WebhookTarget } from './webhooks/target.js';
+import type { SandboxConfig } from './config/sandbox-config.js';
 import { type ConfigSources, readText } from './config/sources.js';
 import { DEFAULT_RATE_LIMIT } from './config/settings.js';
 
 export { DEFAULT_RATE_LIMIT } from './config/settings.js';
+export type { SandboxConfig } from './config/sandbox-config.js';
 export type { ConfigSources } from './config/sources.js';
 
 /**
@@ -16,19 +15,6 @@ export type { ConfigSources } from './config/sources.js';
  */
 export function rateLimitPolicy(rateLimit: number | null): string {
   return `${rateLimit ?? DEFAULT_RATE_LIMIT};w=1`;
-}
-
-export interface SandboxConfig {
-  seed: string;
-  keys: readonly ApiKey[];
-  /** Requests per second per key and client address; null when switched off. */
-  rateLimit: number | null;
-  /** The pinned clock of every answer (docs/snapshot-tests.md); null: the clock runs. */
-  clock: Date | null;
-  /** Where the events of writes go (docs/events-from-writes.md); null: nowhere. */
-  webhook: WebhookTarget | null;
-  /** Random faults for soak tests (docs/testing-retries.md); null: none. */
-  faults: RandomFaults | null;
 }
 
 /** Reads the environment variables (Node) or [vars] (Workers); throws a ConfigError naming the variable. */

@@ -5,7 +5,7 @@
 // Text is turned into typed values here (a number, "off", JSON, a comma list); every rule is the
 // schema's, and every message names the way the value came in.
 import type { z } from 'zod';
-import type { SandboxConfig } from '../config.js';
+import type { SandboxConfig } from './sandbox-config.js';
 import { didYouMean, shownName } from '../http/messages.js';
 import { ConfigError, describeIssue, type Naming } from './problems.js';
 import { EXAMPLE_TABLE } from './key-table.js';
