@@ -1,6 +1,6 @@
 // Issue #25: action.yml runs as a GitHub runner runs a composite action (test/action-runner.ts).
 // The server it leaves running must be healthy, use the inputs, and sign with the secret it gives;
-// the README's workflow must use only inputs and outputs the action has, and its snapshot step
+// the toolkit guide's workflow (docs/toolkit.md, "The GitHub Action") must use only inputs and outputs the action has, and its snapshot step
 // must pass against the action's server. Issue #34: used twice in one job, each use builds in its
 // own folder and writes its own log.
 import { execFile, execFileSync } from 'node:child_process';
@@ -20,7 +20,7 @@ import { readmeExample } from './readme.js';
 const execFileAsync = promisify(execFile);
 
 const runnerTemp = mkdtempSync(join(tmpdir(), 'waste-ops-action-'));
-// The README's snapshot step sends the public key: the table keeps it beside one of the team's own.
+// The guide's snapshot step sends the public key: the table keeps it beside one of the team's own.
 const CUSTOM_KEYS = '[{"key":"svc_test_team_ci","account":"A","scopes":"*"},{"key":"svc_test_sandbox_public","account":"A","scopes":"*"}]';
 // The second use of the action in the same job: another port, another key table.
 const SECOND_KEYS = '[{"key":"svc_test_second_use","account":"B","scopes":"*"}]';
@@ -76,7 +76,7 @@ afterAll(() => {
 });
 
 /**
- * GitHub's runners have jq, which the README's snapshot step runs; a machine without it (npm test
+ * GitHub's runners have jq, which the guide's snapshot step runs; a machine without it (npm test
  * needs only Node and npm) gets a stand-in for `jq -S . <file>` first on PATH: the same output,
  * keys sorted, two-space indent, so the step's shell still runs as written.
  */
@@ -154,7 +154,7 @@ describe('action.yml', () => {
     expect(v1).toBe(expected);
   });
 
-  it("passes the README workflow's snapshot step against its server (the clock input pinned)", async () => {
+  it("passes the guide workflow's snapshot step against its server (the clock input pinned)", async () => {
     const workflow = parse(readmeExample('github-actions')) as {
       on: unknown;
       jobs: Record<string, { steps: (Step & { with?: Record<string, string> })[] }>;
