@@ -137,7 +137,7 @@ function checkUrl(url: string | URL): URL {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new TypeError(
-      `checkReceiver: the receiver's URL must use http or https, not ${parsed.protocol.replace(/:$/, '')} ("${parsed.href}").`,
+      `checkReceiver: the receiver's URL must use http or https, not ${parsed.protocol.slice(0, -1)} ("${parsed.href}").`,
     );
   }
   return parsed;
