@@ -6,7 +6,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, listening, type RunningServer, startCommand } from './cli-server.js';
@@ -63,6 +63,26 @@ describe('the packed package, installed into an empty folder', () => {
     );
     expect(linked.length).toBeGreaterThan(5);
     for (const guide of linked) expect(readdirSync(join(installed, 'docs')), guide).toContain(guide.slice('docs/'.length));
+  });
+
+  it('its types hold together: every file a declaration imports is in the package', () => {
+    const types = join(folder, 'project', 'node_modules', 'waste-operations-sandbox', 'dist', 'types');
+    const missing: string[] = [];
+    const walk = (file: string) => {
+      for (const [, target] of readFileSync(join(types, file), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) {
+        const imported = join(dirname(file), `${target}.d.ts`);
+        try {
+          statSync(join(types, imported));
+        } catch {
+          missing.push(`${file} imports ${imported}`);
+        }
+      }
+    };
+    for (const file of readdirSync(types, { recursive: true })
+      .map(String)
+      .filter((name) => name.endsWith('.d.ts')))
+      walk(file);
+    expect(missing).toEqual([]);
   });
 
   it('its bin answers --version and --help, and a bad flag with exit code 2', async () => {

@@ -187,16 +187,16 @@ describe("the guides' check-receiver lines", () => {
 });
 
 describe('the CI recipe "Prove your receiver in CI"', () => {
-  it('runs as written: the Node receiver in the background, then check-receiver from next to the log output, exit code 0', async () => {
+  it("runs as written: the Node receiver in the background, then check-receiver from the action's cli output, exit code 0", async () => {
     const steps = parse(readmeExample('ci-check-receiver')) as { id?: string; uses?: string; run?: string; env?: Record<string, string> }[];
     expect(steps[0]).toMatchObject({ id: 'sandbox', uses: expect.stringMatching(/\/waste-operations-sandbox@/) });
     const [, receiverStep, proveStep] = steps;
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, as the workflow writes it.
-    expect(proveStep?.env).toEqual({ SANDBOX_LOG: '${{ steps.sandbox.outputs.log }}' });
-    // The recipe leans on the action's layout: its log output is a file beside the built dist/.
-    const action = readFileSync('action.yml', 'utf8');
-    expect(action).toMatch(/log="\$work\/server\.log"/);
-    expect(action).toMatch(/node "\$work\/dist\/cli\.js"/);
+    expect(proveStep?.env).toEqual({ SANDBOX_CLI: '${{ steps.sandbox.outputs.cli }}' });
+    // The output the recipe reads is the action's: the dist/cli.js of the folder it built in.
+    const action = parse(readFileSync('action.yml', 'utf8')) as { outputs: Record<string, { value: string }> };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, as action.yml writes it.
+    expect(action.outputs.cli?.value).toBe('${{ steps.build.outputs.dir }}/dist/cli.js');
 
     const workspace = mkdtempSync(join(tmpdir(), 'waste-ops-ci-receiver-'));
     try {
@@ -214,7 +214,7 @@ describe('the CI recipe "Prove your receiver in CI"', () => {
       if (step.pid !== undefined) groups.push(step.pid);
       const { stdout } = await run('sh', ['-ec', (proveStep?.run ?? '').replaceAll('4242', port)], {
         cwd: workspace,
-        env: { ...process.env, SANDBOX_LOG: join(actionDir, 'server.log') },
+        env: { ...process.env, SANDBOX_CLI: join(actionDir, 'dist', 'cli.js') },
       });
       expect(stdout).toMatch(/All 8 checks passed\./);
     } finally {
