@@ -58,9 +58,12 @@ async function runContainer(args: readonly string[] = [], after: readonly string
   return { id, origin, port };
 }
 
+/** Once for the file: one line says it was skipped when there is no engine. */
+const engine = dockerAvailable('test/container.test.ts (the container image, amd64 and arm64)');
+
 const inspect = (id: string, format: string) => docker(['inspect', id, '--format', format]).trim();
 
-describe.runIf(dockerAvailable('test/container.test.ts (the container image)'))('the container image', () => {
+describe.runIf(engine)('the container image', () => {
   let built = '';
 
   beforeAll(async () => {
@@ -264,7 +267,7 @@ describe.runIf(dockerAvailable('test/container.test.ts (the container image)'))(
   });
 });
 
-describe.runIf(dockerAvailable('test/container.test.ts (the arm64 variant)'))('the arm64 variant', () => {
+describe.runIf(engine)('the arm64 variant', () => {
   const qemu = ['/usr/bin/qemu-aarch64-static', '/usr/bin/qemu-aarch64'].find((path) => existsSync(path));
   const runnable = qemu !== undefined || process.env.CI === 'true';
   if (qemu === undefined && process.env.CI !== 'true')
