@@ -40,7 +40,7 @@ const EQUIVALENT = [
   },
   {
     file: 'src/auth/keys.ts',
-    line: "{ key: 'svc_test_sandbox_revoked', account: 'A', scopes: new Set(SCOPES), revoked: true },",
+    line: "{ key: 'svc_test_sandbox_revoked', account: 'A', scopes: new Set(SCOPES), revoked: true, shared: true },",
     node: "'A'",
     reason: 'a revoked key is refused before its account is read: no answer depends on it',
   },

@@ -93,7 +93,7 @@ describe('inOrder', () => {
 
 describe('the steps on a throwaway app', () => {
   const keys = new KeyRing([
-    { key: 'svc_test_step_all', account: 'A', scopes: new Set(['jobs:read']) },
+    { key: 'svc_test_step_all', account: 'A', scopes: new Set(['jobs:read']), revoked: false },
     { key: 'svc_test_step_revoked', account: 'A', scopes: new Set(['jobs:read']), revoked: true },
   ]);
   const account = {} as AccountStore;
