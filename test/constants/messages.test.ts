@@ -67,16 +67,18 @@ describe('the numbers the messages teach', () => {
   it('a sent value is shown cut at 60 characters, with its length', async () => {
     // docs/behaviour.md, "Error messages": "A sent value is shown as JSON (quoted and escaped), cut
     // at 60 characters with its length when longer".
-    const long = 'x'.repeat(100);
-    const error = await errorOf(await send('/v1/clients', { name: 'Acme Labs', kind: long }));
-    expect(error.param).toBe('kind');
-    const shown = error.message.match(/received (.*)$/)?.[1] ?? '';
-    expect(shown).toContain('100');
-    // Neither the whole value nor more than 60 of its characters.
-    expect(shown).not.toContain('x'.repeat(61));
-    const sixty = await errorOf(await send('/v1/clients', { name: 'Acme Labs', kind: 'x'.repeat(58) }));
-    // 58 characters and two quotes are 60: shown whole.
-    expect(sixty.message).toContain(`received "${'x'.repeat(58)}"`);
+    const shown = async (characters: number) => {
+      const error = await errorOf(await send('/v1/clients', { name: 'Acme Labs', kind: 'x'.repeat(characters) }));
+      expect(error.param).toBe('kind');
+      return error.message.match(/received (.*)$/)?.[1] ?? '';
+    };
+    // 60 characters: shown whole, no length.
+    expect(await shown(60)).toBe(`"${'x'.repeat(60)}".`);
+    // 61: its first 60 and its length.
+    const cut = await shown(61);
+    expect(cut).toContain('x'.repeat(60));
+    expect(cut).not.toContain('x'.repeat(61));
+    expect(cut).toContain('61 characters');
   });
 
   it('Sandbox-Simulate: a bad value names the values, and suggests a close one', async () => {

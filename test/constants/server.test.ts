@@ -6,8 +6,11 @@
 // bounds how long anything took, but the 408s take their real 10 and 30 s to come, so both run at
 // once, in one test.
 import { spawn } from 'node:child_process';
-import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { createServer, request as httpRequest } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { CLI, type RunningServer, startCli } from '../cli-server.js';
 
 const AUTH = 'Authorization: Bearer svc_test_sandbox_public\r\n';
@@ -82,6 +85,25 @@ describe('the Node server', () => {
   }, 90_000);
 });
 
+describe('the defaults of serve, as --help states them', () => {
+  // README, "Configuration": "`PORT` | `--port` | where the Node server listens (0 picks a free
+  // port) | `8787`"; "`HOST` | `--host` | address to listen on | `127.0.0.1`"; "`SANDBOX_RATE_LIMIT`
+  // … | `25`". The port is read from the help rather than taken: 8787 may be another's on this machine.
+  it('port 8787, host 127.0.0.1, 25 requests a second', async () => {
+    const out: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void out.push(String(line)));
+    try {
+      await main(['--help']);
+    } finally {
+      log.mockRestore();
+    }
+    const help = out.join('\n');
+    expect(help).toMatch(/--port N +PORT +where to listen \(default 8787; 0 picks a free port\)/);
+    expect(help).toMatch(/--host ADDR +HOST +address to listen on \(default 127\.0\.0\.1\)/);
+    expect(help).toMatch(/--rate-limit N\|off +SANDBOX_RATE_LIMIT +.*\(default 25\)/);
+  });
+});
+
 describe('--trust-proxy: 0 to 99', () => {
   // docs/behaviour.md, "Shared keys and the client's address": "`--trust-proxy N`
   // (`SANDBOX_TRUST_PROXY`, 0 to 99) … Any other value stops the server at start (exit 2), naming
@@ -104,4 +126,65 @@ describe('--trust-proxy: 0 to 99', () => {
     expect(code, output).toBe(2);
     expect(output).toContain('--trust-proxy');
   });
+});
+
+describe('the shutdown: at most 1.5 s for deliveries in flight', () => {
+  // docs/events-from-writes.md, "Delivery": "On SIGINT or SIGTERM the server waits at most 1.5 s
+  // for deliveries in flight, then exits; the events it had not delivered by then are logged as
+  // abandoned". Seen from outside the process only as time: the one test of this folder with a
+  // tolerance window (a receiver answering 250 ms before or after the grace ends), since the
+  // grace has no other effect a client or a receiver can see.
+
+  /** Stops a server whose one delivery the receiver answers `holdMs` after the SIGTERM; its output. */
+  async function stopWhileDelivering(holdMs: number): Promise<string> {
+    let delivered: (() => void) | undefined;
+    const arrived = new Promise<void>((resolve) => {
+      delivered = resolve;
+    });
+    let answer: (() => void) | undefined;
+    const receiver = createServer((incoming, response) => {
+      incoming.resume();
+      answer = () => response.writeHead(200).end();
+      delivered?.();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
+    const started = await startCli(['--port', '0', '--rate-limit', 'off', '--webhook-url', url, '--webhook-secret', 'whsec_graceTest']);
+    try {
+      // A connection that closes with its answer, so none is left open to hold the server's close.
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const sent = httpRequest(
+          `${started.origin}/v1/jobs`,
+          {
+            method: 'POST',
+            agent: false,
+            headers: { Authorization: 'Bearer svc_test_sandbox_public', 'Content-Type': 'application/json', Connection: 'close' },
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode));
+          },
+        );
+        sent.on('error', reject);
+        sent.end(JSON.stringify({ type: 'ci_pickup', client: 'cli_seII9pzPSgmmJJ', site: 'site_boDWBFERDT5aI9' }));
+      });
+      expect(status).toBe(201);
+      await arrived;
+      const exited = once(started.child, 'exit');
+      started.child.kill('SIGTERM');
+      const timer = setTimeout(() => answer?.(), holdMs);
+      await exited;
+      clearTimeout(timer);
+      return started.output();
+    } finally {
+      started.stop();
+      receiver.closeAllConnections();
+      receiver.close();
+    }
+  }
+
+  it('a delivery answered 1.25 s after the SIGTERM is delivered; one answered after 1.75 s is abandoned', async () => {
+    expect(await stopWhileDelivering(1_250)).not.toMatch(/abandoned/);
+    expect(await stopWhileDelivering(1_750)).toMatch(/webhook: stopping with 1 event not delivered to .*, abandoned: job\.created evt_\w+/);
+  }, 60_000);
 });
