@@ -9,6 +9,7 @@
 //   NODE_VERSIONS=22 npm test                   the versions npm test runs (NODE_VERSIONS=none: none)
 //
 // Extra arguments after `--` go to vitest, e.g. `node scripts/node-versions.mjs 24 -- test/cli.test.ts`.
+// `node scripts/node-versions.mjs --fetch 22` fetches one binary and prints its path, running nothing.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
@@ -26,8 +27,10 @@ const OTHER_RUNTIMES = [
   'test/browser.test.ts',
   'test/worker-parity.test.ts',
   'test/worker-scripts.test.ts',
-  // The container's Node is the image's own, whatever Node builds it: once is enough.
+  // The container's Node is the image's own, whatever Node builds it: once is enough. The
+  // Testcontainers recipe runs under a Node recent enough for it, whichever runs the suite.
   'test/container.test.ts',
+  'test/container-testcontainers.test.ts',
 ];
 
 const dash = process.argv.indexOf('--');
@@ -75,6 +78,13 @@ function nodeSuites() {
     .map((file) => `test/${String(file).split('\\').join('/')}`)
     .filter((file) => file.endsWith('.test.ts') && !file.startsWith('test/workers/') && !OTHER_RUNTIMES.includes(file))
     .sort();
+}
+
+// `node scripts/node-versions.mjs --fetch 22`: only the binary, its path printed last (for a test
+// that runs one program under a version it needs: test/container-testcontainers.test.ts).
+if (process.argv[2] === '--fetch') {
+  console.log(join(nodeOf(process.argv[3] ?? ''), 'bin', 'node'));
+  process.exit(0);
 }
 
 let failed = false;
