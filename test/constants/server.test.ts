@@ -133,12 +133,13 @@ describe('--trust-proxy: 0 to 99', () => {
 describe('the shutdown: at most 1.5 s for deliveries in flight', () => {
   // docs/events-from-writes.md, "Delivery": "On SIGINT or SIGTERM the server waits at most 1.5 s
   // for deliveries in flight, then exits; the events it had not delivered by then are logged as
-  // abandoned". Seen from outside the process only as time: the one test of this folder with a
-  // tolerance window (a receiver answering 250 ms before or after the grace ends), since the
-  // grace has no other effect a client or a receiver can see.
+  // abandoned". Seen from outside the process only as time, so only what load cannot upset is
+  // asserted: a delivery answered well inside the grace (0.5 s) is delivered, and with one that is
+  // never answered the server exits, naming it abandoned, and not before the 1.5 s (a busy machine
+  // only makes it later). A grace shorter than 1.5 s fails here; a longer one only shows as time.
 
-  /** Stops a server whose one delivery the receiver answers `holdMs` after the SIGTERM; its output. */
-  async function stopWhileDelivering(holdMs: number): Promise<string> {
+  /** Stops a server whose one delivery the receiver answers `holdMs` after the SIGTERM (or never); its output and how long it took to exit. */
+  async function stopWhileDelivering(holdMs: number | undefined): Promise<{ output: string; ms: number }> {
     let delivered: (() => void) | undefined;
     const arrived = new Promise<void>((resolve) => {
       delivered = resolve;
@@ -173,11 +174,12 @@ describe('the shutdown: at most 1.5 s for deliveries in flight', () => {
       expect(status).toBe(201);
       await arrived;
       const exited = once(started.child, 'exit');
+      const signalled = performance.now();
       started.child.kill('SIGTERM');
-      const timer = setTimeout(() => answer?.(), holdMs);
+      const timer = holdMs === undefined ? undefined : setTimeout(() => answer?.(), holdMs);
       await exited;
       clearTimeout(timer);
-      return started.output();
+      return { output: started.output(), ms: performance.now() - signalled };
     } finally {
       started.stop();
       receiver.closeAllConnections();
@@ -185,8 +187,11 @@ describe('the shutdown: at most 1.5 s for deliveries in flight', () => {
     }
   }
 
-  it('a delivery answered 1.25 s after the SIGTERM is delivered; one answered after 1.75 s is abandoned', async () => {
-    expect(await stopWhileDelivering(1_250)).not.toMatch(/abandoned/);
-    expect(await stopWhileDelivering(1_750)).toMatch(/webhook: stopping with 1 event not delivered to .*, abandoned: job\.created evt_\w+/);
+  it('a delivery answered 0.5 s after the SIGTERM is delivered; one never answered is abandoned, not before 1.5 s', async () => {
+    expect((await stopWhileDelivering(500)).output).not.toMatch(/abandoned/);
+    const { output, ms } = await stopWhileDelivering(undefined);
+    expect(output).toMatch(/webhook: stopping with 1 event not delivered to .*, abandoned: job\.created evt_\w+/);
+    // Timers may fire a little early on some platforms: 50 ms of slack below the documented 1.5 s.
+    expect(ms).toBeGreaterThanOrEqual(1_450);
   }, 60_000);
 });
