@@ -32,7 +32,7 @@ const OTHER_RUNTIMES = [
   'test/container.test.ts',
   'test/container-testcontainers.test.ts',
   // The documented limits of our Node server, read from real 408s: 31 s of waiting for values that
-  // are ours, not Node's (test/node-server.test.ts holds the server itself on every version).
+  // are ours, not Node's (test/abuse/socket.test.ts holds the server's time-outs on every version).
   'test/constants/server.test.ts',
 ];
 
