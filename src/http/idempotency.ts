@@ -14,9 +14,11 @@ function isStored(error: unknown): boolean {
 export async function withIdempotency(
   store: IdempotencyStore,
   options: {
-    apiKey: string;
-    /** The client's address on a shared key (SANDBOX.md, "Shared keys"); undefined for a key with one holder. */
-    clientAddress: string | undefined;
+    /**
+     * Whose the Idempotency-Keys are: the API key, and on a shared key the client's address too
+     * (SANDBOX.md, "Shared keys"). No NUL can occur in a header value, so the parts never blur.
+     */
+    owner: string;
     idempotencyKey: string;
     method: string;
     path: string;
@@ -32,15 +34,12 @@ export async function withIdempotency(
       message: `Invalid Idempotency-Key: must be 1 to ${IDEMPOTENCY_KEY_MAX} characters long, such as a UUID; received ${idempotencyKey.length === 0 ? 'an empty value' : `${idempotencyKey.length} characters`}.`,
     });
   }
-  // Keys are scoped per API key, and on a shared key (the public ones, used by everyone who reads
-  // the docs) per client address too: there "try-it-1" is everyone's, and without the address a
-  // stranger would replay another's answer (its whsec_ secret included) or get a 409 for a request
-  // they never sent. A self-hoster's own key keeps its keys across addresses, so a CI job retried
-  // from another runner replays. A NUL cannot occur in a header value, so the parts never blur.
-  const key =
-    options.clientAddress === undefined
-      ? `${options.apiKey}\u0000${idempotencyKey}`
-      : `${options.apiKey}\u0000${options.clientAddress}\u0000${idempotencyKey}`;
+  // Keys are scoped per owner: on a shared key (the public ones, used by everyone who reads the
+  // docs) "try-it-1" is everyone's, and without the address a stranger would replay another's
+  // answer (its whsec_ secret included) or get a 409 for a request they never sent. A
+  // self-hoster's own key keeps its keys across addresses, so a CI job retried from another
+  // runner replays.
+  const key = `${options.owner}\u0000${idempotencyKey}`;
   const fingerprint = requestFingerprint(options.method, options.path, options.body);
   const claim = await store.claim(key, fingerprint);
   switch (claim.state) {

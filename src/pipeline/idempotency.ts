@@ -24,8 +24,7 @@ export function idempotency(store: IdempotencyStore, respond: Responder, clientA
     const outcome = await withIdempotency(
       store,
       {
-        apiKey: key.key,
-        clientAddress: key.shared === true ? clientAddress(c) : undefined,
+        owner: key.shared === true ? `${key.key}\u0000${clientAddress(c)}` : key.key,
         idempotencyKey,
         method: c.req.method,
         path: c.req.path,

@@ -507,6 +507,11 @@ describe('issueToError: unknown fields', () => {
     const input = { ...BASE, nmae: 'x' };
     const issues = Body.safeParse(input).error?.issues ?? [];
     expect(answerOf(issueToError(issues, input))).toStrictEqual(invalid('nmae', 'Received unknown parameter: nmae.'));
+    // Another API's name for a parameter (cursor for starting_after) is suggested only where the
+    // schema has the reference's name: with no schema, nothing is.
+    const cursor = { ...BASE, cursor: 'x' };
+    const cursorIssues = Body.safeParse(cursor).error?.issues ?? [];
+    expect(answerOf(issueToError(cursorIssues, cursor))).toStrictEqual(invalid('cursor', 'Received unknown parameter: cursor.'));
   });
 });
 
