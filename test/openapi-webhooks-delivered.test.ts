@@ -12,25 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, type RunningServer, startCli } from './cli-server.js';
 import { PUBLIC_KEY } from './helpers.js';
 import { until } from './recipe-processes.js';
+import { EVENT_TYPES as TYPES } from './reference/resources.js';
 
 const run = promisify(execFile);
 const SECRET = 'whsec_webhooksDocument';
-
-/** The reference's event types ("Event types"). */
-const TYPES = [
-  'job.created',
-  'job.scheduled',
-  'job.closed',
-  'staff.accepted',
-  'container.received',
-  'container.storage_status_changed',
-  'manifest.ready_for_signature',
-  'manifest.signed',
-  'profile.approved',
-  'profile.expiring',
-  'invoice.sent',
-  'invoice.paid',
-];
 
 type Json = Record<string, unknown>;
 interface Delivery {

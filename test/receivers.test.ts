@@ -16,27 +16,12 @@ import { readmeExample } from './readme.js';
 import { until } from './recipe-processes.js';
 import { VECTORS, VECTORS_PATH } from './webhooks/vectors.js';
 
+import { EVENT_TYPES } from './reference/resources.js';
 const run = promisify(execFile);
 const NODE_RECEIVER = 'docs/receivers/receiver.mjs';
 const PYTHON_RECEIVER = 'docs/receivers/receiver.py';
 const SECRET = 'whsec_receiverGuideSecret01';
 const PUBLIC_KEY = 'svc_test_sandbox_public';
-
-/** The reference's twelve event types ("Event types"). */
-const EVENT_TYPES = [
-  'job.created',
-  'job.scheduled',
-  'job.closed',
-  'staff.accepted',
-  'container.received',
-  'container.storage_status_changed',
-  'manifest.ready_for_signature',
-  'manifest.signed',
-  'profile.approved',
-  'profile.expiring',
-  'invoice.sent',
-  'invoice.paid',
-];
 
 const children: ChildProcess[] = [];
 const servers: RunningServer[] = [];

@@ -15,23 +15,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli, type RunningServer } from './cli-server.js';
 import { readmeExample } from './readme.js';
+import { EVENT_TYPES as WEBHOOK_TYPES } from './reference/resources.js';
 
 const execFileAsync = promisify(execFile);
-/** The reference's event types ("Event types"): the webhooks the generated types must name. */
-const WEBHOOK_TYPES = [
-  'job.created',
-  'job.scheduled',
-  'job.closed',
-  'staff.accepted',
-  'container.received',
-  'container.storage_status_changed',
-  'manifest.ready_for_signature',
-  'manifest.signed',
-  'profile.approved',
-  'profile.expiring',
-  'invoice.sent',
-  'invoice.paid',
-];
 const GUIDE_ORIGIN = 'http://127.0.0.1:8787';
 const project = mkdtempSync(join(tmpdir(), 'waste-ops-typed-client-'));
 let server: RunningServer;
