@@ -22,9 +22,20 @@ import {
   type TestReceiver,
 } from './webhooks/graded-receiver.js';
 
-import { CHECKS, REFUSAL_CHECKS } from './webhooks/receiver-checks.js';
-
 const execFileAsync = promisify(execFile);
+
+/** SANDBOX.md's table, in its order. */
+const CHECKS = [
+  'valid',
+  'forged_signature',
+  'tampered_body',
+  'wrong_secret',
+  'expired_timestamp',
+  'future_timestamp',
+  'missing_signature',
+  'duplicate_delivery',
+];
+const REFUSAL_CHECKS = CHECKS.filter((name) => name !== 'valid' && name !== 'duplicate_delivery');
 
 /** The reference's own sentences ("Events": "Signature" and "Delivery"), as a FAIL quotes them. */
 const REFERENCE = {
