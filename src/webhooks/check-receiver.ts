@@ -284,7 +284,8 @@ export async function checkReceiver(url: string | URL, options: CheckReceiverOpt
   // Called from plain JavaScript, the options may be missing altogether: that is a missing secret.
   const secret = checkSecret((options as CheckReceiverOptions | undefined)?.secret);
   const { timeoutMs, type } = checkOptions(options);
-  const sandbox = createSandbox(options.seed === undefined ? {} : { seed: options.seed });
+  // No seed given: createSandbox's own default, the published seed.
+  const sandbox = createSandbox({ seed: options.seed });
   // One event per delivery, so no check is answered by the receiver's dedupe of another's event;
   // all of one type, so no check is refused merely for a type the receiver does not handle.
   const events = await sampleEventsOfType(sandbox, type, 7);

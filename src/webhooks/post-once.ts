@@ -6,18 +6,18 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
-export interface PostAnswer {
-  /** The HTTP status, or null when no answer came. */
-  status: number | null;
-  /** Why no answer came (refused, closed, timed out); undefined when one did. */
-  error: string | undefined;
-  /** Where a 3xx pointed. */
-  location: string | undefined;
-  /** The start of the answer's body, on one line. */
-  excerpt: string;
-  /** True when nothing answers at the address at all. */
-  unreachable: boolean;
-}
+/** What came back: an answer (its status, where a 3xx pointed, the start of its body), or why none came. */
+export type PostAnswer =
+  | { status: number; location: string | undefined; excerpt: string; error?: undefined; unreachable?: undefined }
+  | {
+      status: null;
+      /** Why no answer came (refused, closed, timed out). */
+      error: string;
+      /** True when nothing answers at the address at all. */
+      unreachable: boolean;
+      location?: undefined;
+      excerpt?: undefined;
+    };
 
 /** How much of an answer's body is quoted in a FAIL line. */
 const EXCERPT_BYTES = 200;
@@ -49,13 +49,7 @@ export function postOnce(url: URL, body: string, headers: Record<string, string>
     // Once the headers came, the status is the answer, whatever then happens to the body (it
     // ends, it breaks off, or it stalls past the time-out).
     const answered = (response: IncomingMessage) =>
-      resolve({
-        status: response.statusCode as number,
-        error: undefined,
-        location: response.headers.location,
-        excerpt: excerptOf(first),
-        unreachable: false,
-      });
+      resolve({ status: response.statusCode as number, location: response.headers.location, excerpt: excerptOf(first) });
     const outgoing = request(url, {
       method: 'POST',
       agent: false,
@@ -67,7 +61,7 @@ export function postOnce(url: URL, body: string, headers: Record<string, string>
       else {
         const why =
           error.name === 'AbortError' ? `no answer within ${timeoutMs / 1000} s` : (FAILURES[String(error.code)] ?? error.message);
-        resolve({ status: null, error: why, location: undefined, excerpt: '', unreachable: UNREACHABLE.has(String(error.code)) });
+        resolve({ status: null, error: why, unreachable: UNREACHABLE.has(String(error.code)) });
       }
     });
     outgoing.on('response', (response) => {
