@@ -4,16 +4,12 @@
 // Miniflare with the Durable Objects of wrangler.toml. Reads must match byte for byte once the
 // random request IDs are set aside; writes and errors must match but for the values a write
 // makes fresh (new IDs, secrets, real-clock timestamps).
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
-import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DeployedWorker, deployedWorker } from './deployed-worker.js';
 import { z } from 'zod';
 import { createApp } from '../src/app.js';
 import { readConfig } from '../src/config.js';
@@ -26,7 +22,6 @@ import { startReceiver } from './events/receiver.js';
 import { verifySignature } from '../src/webhooks/signature.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
 
 /**
  * High enough that the sequence is never limited on either side (whether it would be depends on
@@ -65,6 +60,7 @@ const TRANSPORT_HEADERS = new Set([
 const REQUEST_ID = /^req_[0-9A-Za-z]{24}$/;
 
 let outdir: string;
+let deployed: DeployedWorker | undefined;
 let mf: Miniflare;
 let workerOptions: ConstructorParameters<typeof Miniflare>[0];
 let nodeApp = createApp(readConfig({ SANDBOX_RATE_LIMIT: RATE_LIMIT }));
@@ -225,30 +221,16 @@ async function walkAll(path: string, key: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  outdir = await mkdtemp(join(tmpdir(), 'sandbox-worker-'));
-  await promisify(execFile)(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir], {
-    cwd: ROOT,
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-  });
-  // The entry module keeps main's name; the others are the chunks it imports.
-  const script = (await readdir(outdir)).find((name) => name === 'sandbox-worker.js');
-  if (script === undefined) throw new Error(`wrangler deploy --dry-run wrote no sandbox-worker.js to ${outdir}`);
-  // The bindings, Durable Objects (SQLite-backed) and compatibility date of wrangler.toml.
-  const fromWrangler = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml')).workerOptions;
-  workerOptions = {
-    ...fromWrangler,
-    modules: true,
-    modulesRoot: outdir,
-    scriptPath: join(outdir, script),
-    bindings: { ...fromWrangler.bindings, SANDBOX_RATE_LIMIT: RATE_LIMIT },
-  } as ConstructorParameters<typeof Miniflare>[0];
+  deployed = await deployedWorker();
+  outdir = deployed.outdir;
+  workerOptions = deployed.options({ SANDBOX_RATE_LIMIT: RATE_LIMIT });
   mf = new Miniflare(workerOptions);
   await mf.ready;
 }, 120_000);
 
 afterAll(async () => {
   await mf?.dispose();
-  if (outdir !== undefined) await rm(outdir, { recursive: true, force: true });
+  await deployed?.remove();
 });
 
 describe('Node and workerd give the same answers', () => {

@@ -2,20 +2,11 @@
 // "The client's address"): the Worker as `wrangler deploy --dry-run` bundles it, behind Miniflare's
 // HTTP server on 127.0.0.1, reached over a socket as a client reaches it. Cloudflare's edge names
 // each client by CF-Connecting-IP; three values are three strangers on the public key.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
-import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DeployedWorker, deployedWorker } from './deployed-worker.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
 const PUBLIC_KEY = 'svc_test_sandbox_public';
 const STRANGERS = ['198.51.100.2', '198.51.100.3', '198.51.100.4'] as const;
 const [FIRST, SECOND, THIRD] = STRANGERS;
@@ -28,42 +19,27 @@ interface Answer {
   text: string;
 }
 
-let outdir: string;
+let deployed: DeployedWorker | undefined;
 /** One Worker without a rate limit, one with a limit of 1 a second. */
 const workers: Miniflare[] = [];
 let origin: string;
 let limitedOrigin: string;
 
-async function startWorker(script: string, vars: Record<string, string>): Promise<string> {
-  const fromWrangler = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml')).workerOptions;
-  const mf = new Miniflare({
-    ...fromWrangler,
-    modules: true,
-    modulesRoot: outdir,
-    scriptPath: join(outdir, script),
-    bindings: { ...fromWrangler.bindings, ...vars },
-    host: '127.0.0.1',
-    port: 0,
-  } as ConstructorParameters<typeof Miniflare>[0]);
+async function startWorker(worker: DeployedWorker, vars: Record<string, string>): Promise<string> {
+  const mf = new Miniflare({ ...worker.options(vars), host: '127.0.0.1', port: 0 });
   workers.push(mf);
   return (await mf.ready).origin;
 }
 
 beforeAll(async () => {
-  outdir = await mkdtemp(join(tmpdir(), 'sandbox-worker-tenants-'));
-  await promisify(execFile)(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir], {
-    cwd: ROOT,
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-  });
-  const script = (await readdir(outdir)).find((name) => name === 'sandbox-worker.js');
-  if (script === undefined) throw new Error(`wrangler deploy --dry-run wrote no sandbox-worker.js to ${outdir}`);
-  origin = await startWorker(script, { SANDBOX_RATE_LIMIT: 'off' });
-  limitedOrigin = await startWorker(script, { SANDBOX_RATE_LIMIT: '1' });
+  deployed = await deployedWorker();
+  origin = await startWorker(deployed, { SANDBOX_RATE_LIMIT: 'off' });
+  limitedOrigin = await startWorker(deployed, { SANDBOX_RATE_LIMIT: '1' });
 }, 120_000);
 
 afterAll(async () => {
   for (const mf of workers) await mf.dispose();
-  if (outdir !== undefined) await rm(outdir, { recursive: true, force: true });
+  await deployed?.remove();
 });
 
 /** One request over a socket of its own; header values go out as the UTF-8 bytes of the text. */

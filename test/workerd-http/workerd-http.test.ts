@@ -3,45 +3,29 @@
 // skip the runtime's HTTP layer). Issue #35: a lost answer must fail the client's read, an error
 // answer to a POST must be the contract's JSON every time, and each request gives the operator one
 // JSON log line without a key, a secret or a body.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
-import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DeployedWorker, deployedWorker } from '../deployed-worker.js';
 import { curlReset, fetchReset, retryWithKey, sendErrorPosts } from './error-posts.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
 const PUBLIC_KEY = 'svc_test_sandbox_public';
 
-let outdir: string;
+let deployed: DeployedWorker | undefined;
 let mf: Miniflare;
 let origin: string;
 /** What workerd wrote to its stdout: the Worker's console.log lines. */
 let stdout = '';
 
 beforeAll(async () => {
-  outdir = await mkdtemp(join(tmpdir(), 'sandbox-workerd-http-'));
-  await promisify(execFile)(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir], {
-    cwd: ROOT,
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-  });
-  const script = (await readdir(outdir)).find((name) => name === 'sandbox-worker.js');
-  if (script === undefined) throw new Error(`wrangler deploy --dry-run wrote no sandbox-worker.js to ${outdir}`);
-  const fromWrangler = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml')).workerOptions;
+  deployed = await deployedWorker();
   mf = new Miniflare({
-    ...fromWrangler,
-    modules: true,
-    modulesRoot: outdir,
-    scriptPath: join(outdir, script),
     // Off, so that a hundred requests in a row meet no real limit: every answer is the one asked for.
-    bindings: { ...fromWrangler.bindings, SANDBOX_RATE_LIMIT: 'off' },
+    ...deployed.options({ SANDBOX_RATE_LIMIT: 'off' }),
     host: '127.0.0.1',
     port: 0,
     handleRuntimeStdio(out: Readable, err: Readable) {
@@ -50,13 +34,13 @@ beforeAll(async () => {
       });
       err.resume();
     },
-  } as ConstructorParameters<typeof Miniflare>[0]);
+  });
   origin = (await mf.ready).origin;
 }, 120_000);
 
 afterAll(async () => {
   await mf?.dispose();
-  if (outdir !== undefined) await rm(outdir, { recursive: true, force: true });
+  await deployed?.remove();
 });
 
 describe('reset_after_write over real HTTP', () => {
