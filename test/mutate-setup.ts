@@ -1,13 +1,38 @@
-// `npm run mutate` only (vitest.mutate.config.ts): builds every endpoint's schemas as the worker
-// loads, before any test, as importing the modules did before schemas were deferred
-// (src/schemas/deferred.ts). Stryker counts code run outside a test as static and leaves its
-// mutants out (stryker.config.mjs, ignoreStatic); built inside a test instead, a schema would be
-// credited to whichever test first asked for it, and each of its mutants run against that one
-// test alone. The suites run without this file, building schemas on first use as the sandbox does.
-import { ENDPOINTS } from '../src/resources/index.js';
+// `npm run mutate` only (vitest.mutate.config.ts): every test builds the schemas it uses again.
+// The sandbox builds each schema on its first use and keeps it (src/schemas/deferred.ts). In one
+// worker running many test files, "first use" would be one test: Stryker would credit the
+// schema's contents (its patterns, bounds, messages) to that test alone and run each of their
+// mutants against it, or, built before the tests, count them static and leave them out. Here
+// `deferred` is wrapped so that what it keeps is forgotten before each test: a schema's contents
+// are covered by every test that parses with it, and each of their mutants runs against those.
+// The real `deferred` still does the keeping inside a test, so its own code is measured too.
+import { beforeEach, vi } from 'vitest';
 
-for (const endpoint of ENDPOINTS) {
-  endpoint.query?.();
-  endpoint.body?.();
-  endpoint.success.schema();
-}
+const EPOCH = Symbol.for('waste-operations-sandbox.mutate-setup.epoch');
+
+// Kept on globalThis: with `isolate: false` this file runs again before each test file of a
+// worker, but the mock below is made once, by its first run; a module-level counter of a later
+// run would never reach the mock, and the schemas would be kept from one test to the next.
+const counter: { epoch: number } = ((globalThis as { [EPOCH]?: { epoch: number } })[EPOCH] ??= { epoch: 0 });
+
+vi.mock('../src/schemas/deferred.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/schemas/deferred.js')>();
+  return {
+    ...actual,
+    deferred<T>(build: () => T): () => T {
+      let madeIn = -1;
+      let current: () => T = () => build();
+      return () => {
+        if (madeIn !== counter.epoch) {
+          madeIn = counter.epoch;
+          current = actual.deferred(build);
+        }
+        return current();
+      };
+    },
+  };
+});
+
+beforeEach(() => {
+  counter.epoch += 1;
+});

@@ -18,7 +18,7 @@ export const Limit = deferred(() =>
     .pipe(
       z.int().min(1, `must be an integer from 1 to ${PAGE_SIZE_MAX}`).max(PAGE_SIZE_MAX, `must be an integer from 1 to ${PAGE_SIZE_MAX}`),
     )
-    .openapi({ param: { name: 'limit', in: 'query' }, type: 'integer', minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT }),
+    .openapi({ type: 'integer', minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT }),
 );
 
 /** An ID filter: any ID with the type's prefix; one not in the account simply matches nothing. */

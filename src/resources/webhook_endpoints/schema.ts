@@ -9,10 +9,15 @@ export const WebhookEndpoint = deferred(() =>
     .strictObject({
       id: idSchema('webhook_endpoint'),
       object: z.literal('webhook_endpoint'),
-      url: z.url({ protocol: /^https$/ }),
+      // A record schema is read only by the OpenAPI document, so each rule is one it renders: z.url's
+      // protocol option and `startsWith` render nothing there (and were checked nowhere).
+      url: z.url().openapi({ pattern: '^https://' }),
       events: z.union([z.tuple([z.literal('*')]), z.array(z.enum(EVENT_TYPES)).min(1)]),
       // Shown only in the create response; null when listed or fetched.
-      secret: z.string().startsWith('whsec_').nullable(),
+      secret: z
+        .string()
+        .regex(/^whsec_/)
+        .nullable(),
       enabled: z.boolean(),
       created_at: Timestamp(),
     })
