@@ -5,7 +5,7 @@
 // grammar. In-process and fast: the mutation run (docs/operations.md, "Mutation testing") runs it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isJsonText } from '../src/http/json-syntax.js';
+import { isJsonText, requireJsonText } from '../src/http/json-syntax.js';
 
 // Seeded as the fuzz suites are: the same cases every run; JSON_SYNTAX_SEED replays a failure
 // (fast-check prints the seed and the shrunk case), JSON_SYNTAX_SEED=random picks a new one.
@@ -350,6 +350,17 @@ describe('isJsonText on literal cases', () => {
     for (const [, text, expected] of CASES) {
       expect(isJsonText(text)).toBe(expected);
       expect(isJsonText(text)).toBe(expected);
+    }
+  });
+});
+
+// The step a large body takes before JSON.parse (src/http/body.ts): it throws where JSON.parse
+// throws, and only there, so the body's answer is the same whichever of the two refuses it.
+describe('requireJsonText on literal cases', () => {
+  it('throws a SyntaxError exactly where JSON.parse does', () => {
+    for (const [what, text, expected] of CASES) {
+      if (expected) expect(() => requireJsonText(text), what).not.toThrow();
+      else expect(() => requireJsonText(text), what).toThrowError(new SyntaxError('not JSON'));
     }
   });
 });

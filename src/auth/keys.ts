@@ -96,6 +96,6 @@ const COMPARED_WORDS = COMPARED_BYTES / 4;
  */
 export function constantTimeEqual(a: ArrayLike<number>, b: ArrayLike<number>, count = COMPARED_BYTES): boolean {
   let difference = (a.length ^ b.length) | (a.length > count ? 1 : 0);
-  for (let i = 0; i < count; i++) difference |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  for (let i = 0; i !== count; i++) difference |= (a[i] ?? 0) ^ (b[i] ?? 0);
   return difference === 0;
 }

@@ -19,10 +19,14 @@ const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) 
   'node:crypto',
 ) as NodeCrypto | undefined;
 
-const hmacSha256: HmacSha256 =
-  nodeCrypto === undefined
-    ? (key, message) => hmac(sha256, key, message)
-    : (key, message) => nodeCrypto.createHmac('sha256', key).update(message).digest();
+/** HMAC-SHA256 in pure JavaScript: the one of a runtime without Node's crypto. */
+export function pureHmacSha256(key: Uint8Array, message: Uint8Array): Uint8Array {
+  return hmac(sha256, key, message);
+}
+
+const hmacSha256: HmacSha256 = nodeCrypto
+  ? (key, message) => nodeCrypto.createHmac('sha256', key).update(message).digest()
+  : pureHmacSha256;
 
 /** Everything an answer may depend on; nothing else reaches the hash. */
 export interface RequestMaterial {
@@ -62,7 +66,12 @@ export async function derivationRootAsync(seed: string, material: RequestMateria
   return webCryptoHmac(webCrypto, utf8ToBytes(seed), utf8ToBytes(rootText(material)));
 }
 
-async function webCryptoHmac(subtle: SubtleCrypto, key: Uint8Array<ArrayBuffer>, message: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+/** HMAC-SHA256 by Web Crypto, the Worker's way to a root (Node has the same API: test/clock-runtimes.test.ts runs it there). */
+export async function webCryptoHmac(
+  subtle: SubtleCrypto,
+  key: Uint8Array<ArrayBuffer>,
+  message: Uint8Array<ArrayBuffer>,
+): Promise<Uint8Array> {
   const imported = await subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return new Uint8Array(await subtle.sign('HMAC', imported, message));
 }

@@ -81,13 +81,13 @@ export class ResourceIndex<T extends Listable> {
     return new ResourceIndex(() => {
       const records = JSON.parse(list.json()) as T[];
       const buffer = list.utf8();
-      const bytes: Uint8Array<ArrayBuffer>[] = new Array(records.length);
       let start = 1; // after "["
-      for (let i = 0; i < records.length; i++) {
+      const bytes = records.map((_record, i) => {
         const end = list.ends[i] as number;
-        bytes[i] = buffer.subarray(start, end);
+        const view = buffer.subarray(start, end);
         start = end + 1; // after ","
-      }
+        return view;
+      });
       return contentsOf(records, bytes);
     });
   }
@@ -108,15 +108,14 @@ export class ResourceIndex<T extends Listable> {
 
   get(id: string): T | undefined {
     const { position, records } = this.#data();
-    const index = position.get(id);
-    return index === undefined ? undefined : records[index];
+    // An unknown ID has no position, and records[undefined] is undefined.
+    return records[position.get(id) as number];
   }
 
   /** The record's JSON exactly as served, UTF-8 encoded. */
   bytes(id: string): Uint8Array<ArrayBuffer> | undefined {
     const { position, bytes } = this.#data();
-    const index = position.get(id);
-    return index === undefined ? undefined : bytes[index];
+    return bytes[position.get(id) as number];
   }
 
   has(id: string): boolean {

@@ -1,7 +1,7 @@
 // Reading a request body as the JSON object every write takes (docs/behaviour.md, "Bodies"): a POST
 // without a body is an empty object; anything but a JSON object is a clear 400, never a 500.
 import { ApiError } from '../errors.js';
-import { isJsonText } from './json-syntax.js';
+import { requireJsonText } from './json-syntax.js';
 import { quoted } from './messages.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -55,17 +55,17 @@ async function readLimited(request: Request): Promise<BodyBytes> {
   return { chunks, size };
 }
 
-/** The chunks as text; throws on bytes that are not UTF-8. One chunk at a time, with no copy of the whole. */
+/**
+ * The chunks as text; throws on bytes that are not UTF-8. One chunk at a time, with no copy of the
+ * whole; a decoder of its own, streaming, since a chunk may end inside a character that the next
+ * one completes.
+ */
 function decodeUtf8(chunks: readonly Uint8Array[]): string {
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
-  // A decoder of its own: a chunk may end inside a character, which the next one completes.
   const streaming = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   let text = '';
   for (const chunk of chunks) text += streaming.decode(chunk, { stream: true });
   return text + streaming.decode();
 }
-
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function isJsonContentType(value: string): boolean {
   const mediaType = (value.split(';', 1)[0] as string).trim().toLowerCase();
@@ -98,7 +98,8 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   let value: unknown;
   try {
     text = decodeUtf8(bytes.chunks);
-    if (bytes.size >= CHECKED_BODY_BYTES && !isJsonText(text)) throw new SyntaxError('not JSON');
+    // Memory only: requireJsonText throws exactly where JSON.parse would (test/json-syntax.test.ts).
+    if (bytes.size >= CHECKED_BODY_BYTES) requireJsonText(text);
     value = JSON.parse(text);
   } catch {
     throw new ApiError('parameter_invalid', { message: 'Request body is not valid JSON (UTF-8).' });
@@ -120,7 +121,8 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
 function nestingDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
-  for (let i = 0; i < text.length; i++) {
+  // `!==`: the skip of a string below never takes i past the end.
+  for (let i = 0; i !== text.length; i++) {
     const char = text.charCodeAt(i);
     if (char === 34 /* " */) {
       // The text is valid JSON: skip the string to its closing quote in one native step.

@@ -19,12 +19,10 @@ export type MintOf = (c: Context<SandboxEnv>) => Mint;
  */
 export function clockOf(seed: string, pinned: Date | null, clock: () => Date): MintOf {
   const running = runningMint(clock);
-  return (c) => {
-    let mint = c.get('mint');
-    if (mint !== undefined) return mint;
+  const mintFor = (c: Context<SandboxEnv>): Mint => {
     const header = c.req.header(CLOCK_HEADER);
     const time = (header === undefined ? undefined : parsePinnedTime(header)) ?? pinned;
-    mint =
+    const mint =
       time === null
         ? running
         : new PinnedMint(seed, time, () => ({
@@ -37,9 +35,10 @@ export function clockOf(seed: string, pinned: Date | null, clock: () => Date): M
     c.set('mint', mint);
     return mint;
   };
+  return (c) => c.get('mint') ?? mintFor(c);
 }
 
-/** Where Sandbox-Simulate is checked, right after the key: a header that is not a time is a 400. */
+/** Checked right after the key, before Sandbox-Simulate: a header that is not a time is a 400; no header, nothing to check. */
 export function checkClockHeader(c: Context<SandboxEnv>): void {
   const header = c.req.header(CLOCK_HEADER);
   if (header === undefined || parsePinnedTime(header) !== undefined) return;

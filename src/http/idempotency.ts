@@ -6,9 +6,14 @@ import { IDEMPOTENCY_KEY_MAX, type IdempotencyStore, type StoredResponse } from 
 
 export type Outcome = { response: StoredResponse; replayed: boolean };
 
-/** Results that are kept for replay: anything that passed validation and did not fail on our side. */
+/**
+ * Results that are kept for replay: anything that passed validation and did not fail on our side.
+ * What a write throws here is validation's 400, a handler's 404 or 422, or a fault, which is no
+ * ApiError (answered 500). A 413 is answered as the body is read, before the key is looked at, and
+ * the 500s of Sandbox-Simulate come before this step or after the answer is kept.
+ */
 function isStored(error: unknown): boolean {
-  return error instanceof ApiError && error.status !== 400 && error.status !== 413 && error.status < 500;
+  return error instanceof ApiError && error.status !== 400;
 }
 
 export async function withIdempotency(

@@ -32,6 +32,11 @@ const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74])
 const isDigit = (code: number) => code >= ZERO && code <= NINE;
 const isHex = (code: number) => isDigit(code) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 
+/** Throws a SyntaxError where JSON.parse(text) would, without keeping the text alive (above). */
+export function requireJsonText(text: string): void {
+  if (!isJsonText(text)) throw new SyntaxError('not JSON');
+}
+
 /** True when JSON.parse(text) would succeed. Iterative, so any depth is safe. */
 export function isJsonText(text: string): boolean {
   const end = text.length;

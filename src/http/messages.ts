@@ -80,7 +80,7 @@ function isSwap(a: string, b: string): boolean {
   // No check of the lengths first: after a swap the rest of each must be equal, which strings of
   // two lengths never are.
   let first = -1;
-  for (let i = 0; i < a.length; i++) {
+  for (let i = 0; i !== a.length; i++) {
     if (a[i] === b[i]) continue;
     if (first !== -1) return i === first + 1 && a[first] === b[i] && a[i] === b[first] && a.slice(i + 1) === b.slice(i + 1);
     first = i;

@@ -31,12 +31,9 @@ export interface Responder {
 export function responder(rateLimitPolicy: string, mintOf: MintOf): Responder {
   const plain = Object.freeze({ 'Content-Type': 'application/json', 'RateLimit-Policy': rateLimitPolicy });
   const browser = Object.freeze({ ...plain, ...CORS_HEADERS });
-  // The mint first: with a pinned clock it derives the ID (src/http/request-id.ts). A request's
+  // The mint makes the ID: with a pinned clock it derives it (src/http/request-id.ts). A request's
   // mint is made once and kept, so asking again costs a lookup.
-  const idOf = (c: Context<SandboxEnv>) => {
-    mintOf(c);
-    return requestId(c);
-  };
+  const idOf = (c: Context<SandboxEnv>) => requestId(c, mintOf(c));
   const respond = (
     c: Context<SandboxEnv>,
     status: number,

@@ -52,15 +52,16 @@ export class TokenBucketLimiter implements RateLimiter {
       this.#buckets.delete(key);
       tokens = Math.min(this.#perSecond, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.#perSecond);
     } else if (this.#buckets.size >= this.#maxBuckets) {
-      const oldest = this.#buckets.keys().next().value;
-      if (oldest !== undefined) this.#buckets.delete(oldest);
+      // Full (maxBuckets is at least 1), so the first key, the least recently used, is there.
+      this.#buckets.delete(this.#buckets.keys().next().value as string);
     }
     if (tokens >= 1) {
       this.#buckets.set(key, { tokens: tokens - 1, updatedAt: now });
       return { allowed: true };
     }
     this.#buckets.set(key, { tokens, updatedAt: now });
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.#perSecond)) };
+    // Fewer than 1 token here, so the wait is more than 0 s and rounds up to 1 s or more.
+    return { allowed: false, retryAfterSeconds: Math.ceil((1 - tokens) / this.#perSecond) };
   }
 
   /**

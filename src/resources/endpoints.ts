@@ -36,7 +36,11 @@ interface ListSpec<C extends Collection, S extends z.ZodRawShape> {
   listName: string;
   /** The filters' schemas, built with the rest of the query's on its first request. */
   filters: () => S;
-  /** The filter of a query, or undefined when the query has none. */
+  /**
+   * The filter of a query, or undefined for every record. A list of several filters tests each
+   * record against the ones given, even when none is: a page stops one past its limit, so that is
+   * at most 101 calls, and each page is built once (src/data/page-cache.ts).
+   */
   match(query: z.output<z.ZodObject<S>>): ((record: RecordOf<C>) => boolean) | undefined;
 }
 

@@ -688,6 +688,14 @@ describe('through HTTP', () => {
     );
   });
 
+  it('a list filter that is only the start of a choice gets no "Did you mean": four letters are missing, not swapped', async () => {
+    const result = await call(app, '/v1/jobs?status=sched');
+    expectError(result, { status: 400, code: 'parameter_invalid', param: 'status' });
+    expect(result.json.error.message).toBe(
+      'Invalid status: must be one of draft, scheduled, in_progress, closed, billed or cancelled; received "sched".',
+    );
+  });
+
   it('a lone "?" is no query at all', async () => {
     const result = await call(app, '/v1/jobs?');
     expect(result.status, result.text).toBe(200);

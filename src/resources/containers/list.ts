@@ -15,11 +15,10 @@ export const listContainers = listEndpoint({
     status: enumFilter(CONTAINER_STATUSES),
     storage_status: enumFilter(STORAGE_STATUSES),
   }),
-  match: ({ job, status, storage_status: storage }) =>
-    job === undefined && status === undefined && storage === undefined
-      ? undefined
-      : (container) =>
-          (job === undefined || container.job === job) &&
-          (status === undefined || container.status === status) &&
-          (storage === undefined || container.storage_status === storage),
+  match:
+    ({ job, status, storage_status: storage }) =>
+    (container) =>
+      (job === undefined || container.job === job) &&
+      (status === undefined || container.status === status) &&
+      (storage === undefined || container.storage_status === storage),
 });

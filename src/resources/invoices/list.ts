@@ -11,8 +11,8 @@ export const listInvoices = listEndpoint({
   item: Invoice,
   listName: 'InvoiceList',
   filters: () => ({ client: idFilter('client'), status: enumFilter(INVOICE_STATUSES) }),
-  match: ({ client, status }) =>
-    client === undefined && status === undefined
-      ? undefined
-      : (invoice) => (client === undefined || invoice.client === client) && (status === undefined || invoice.status === status),
+  match:
+    ({ client, status }) =>
+    (invoice) =>
+      (client === undefined || invoice.client === client) && (status === undefined || invoice.status === status),
 });

@@ -16,13 +16,12 @@ export const listJobs = listEndpoint({
     client: idFilter('client'),
     scheduled_from: DateFilter(),
   }),
-  match: ({ type, status, client, scheduled_from: from }) =>
-    type === undefined && status === undefined && client === undefined && from === undefined
-      ? undefined
-      : (job) =>
-          (type === undefined || job.type === type) &&
-          (status === undefined || job.status === status) &&
-          (client === undefined || job.client === client) &&
-          // "jobs on or after it": an undated job is on no date, so it never matches ('' is before every date).
-          (from === undefined || (job.scheduled_for ?? '') >= from),
+  match:
+    ({ type, status, client, scheduled_from: from }) =>
+    (job) =>
+      (type === undefined || job.type === type) &&
+      (status === undefined || job.status === status) &&
+      (client === undefined || job.client === client) &&
+      // "jobs on or after it": an undated job is on no date, so it never matches ('' is before every date).
+      (from === undefined || (job.scheduled_for ?? '') >= from),
 });

@@ -11,8 +11,8 @@ export const listManifests = listEndpoint({
   item: Manifest,
   listName: 'ManifestList',
   filters: () => ({ job: idFilter('job'), status: enumFilter(MANIFEST_STATUSES) }),
-  match: ({ job, status }) =>
-    job === undefined && status === undefined
-      ? undefined
-      : (manifest) => (job === undefined || manifest.job === job) && (status === undefined || manifest.status === status),
+  match:
+    ({ job, status }) =>
+    (manifest) =>
+      (job === undefined || manifest.job === job) && (status === undefined || manifest.status === status),
 });

@@ -11,8 +11,8 @@ export const listWasteProfiles = listEndpoint({
   item: WasteProfile,
   listName: 'WasteProfileList',
   filters: () => ({ client: idFilter('client'), status: enumFilter(PROFILE_STATUSES) }),
-  match: ({ client, status }) =>
-    client === undefined && status === undefined
-      ? undefined
-      : (profile) => (client === undefined || profile.client === client) && (status === undefined || profile.status === status),
+  match:
+    ({ client, status }) =>
+    (profile) =>
+      (client === undefined || profile.client === client) && (status === undefined || profile.status === status),
 });
