@@ -47,7 +47,6 @@ export class ApiError extends Error {
     V8Error.stackTraceLimit = 0;
     super(options.message);
     V8Error.stackTraceLimit = stackTraceLimit;
-    this.name = 'ApiError';
     this.code = code;
     this.status = options.status ?? ERROR_CODES[code].status;
     this.param = options.param;

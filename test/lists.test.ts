@@ -173,3 +173,34 @@ describe('paging with filters', () => {
     }
   });
 });
+
+describe('the ID filters of the reference ("Endpoints")', () => {
+  // Transcribed from the reference, not read from the sandbox's schemas: the list, its ID filter,
+  // and the object the ID names (words as the message gives them; prefix as "Conventions" has it).
+  const ID_FILTERS = [
+    ['/v1/sites', 'client', 'client', 'cli_'],
+    ['/v1/waste_profiles', 'client', 'client', 'cli_'],
+    ['/v1/jobs', 'client', 'client', 'cli_'],
+    ['/v1/containers', 'job', 'job', 'job_'],
+    ['/v1/manifests', 'job', 'job', 'job_'],
+    ['/v1/invoices', 'client', 'client', 'cli_'],
+  ] as const;
+
+  it.each(ID_FILTERS)("%s?%s= takes the ID of a record's %s, and only an ID of that type", async (path, filter, words, prefix) => {
+    const app = testApp();
+    const page = await call(app, `${path}?limit=100`);
+    const value = (page.json.data as Row[]).map((row) => row[filter]).find((id) => typeof id === 'string') as string;
+    expect(value, `account A has a ${filter} to filter ${path} by`).toMatch(new RegExp(`^${prefix}`));
+    const filtered = await call(app, `${path}?${filter}=${value}&limit=100`);
+    expect(filtered.status, filtered.text).toBe(200);
+    expect(filtered.json.data.length).toBeGreaterThan(0);
+    for (const row of filtered.json.data) expect(row[filter]).toBe(value);
+    const other = await call(app, `${path}?${filter}=site_abc`);
+    expect(other.status, other.text).toBe(400);
+    expect(other.json.error).toMatchObject({
+      code: 'parameter_invalid',
+      param: filter,
+      message: `Invalid ${filter}: must be the ID of a ${words}, which begins with ${prefix}; received "site_abc".`,
+    });
+  });
+});

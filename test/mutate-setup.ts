@@ -8,12 +8,12 @@
 // The real `deferred` still does the keeping inside a test, so its own code is measured too.
 import { beforeEach, vi } from 'vitest';
 
-const EPOCH = Symbol.for('waste-operations-sandbox.mutate-setup.epoch');
-
 // Kept on globalThis: with `isolate: false` this file runs again before each test file of a
 // worker, but the mock below is made once, by its first run; a module-level counter of a later
 // run would never reach the mock, and the schemas would be kept from one test to the next.
-const counter: { epoch: number } = ((globalThis as { [EPOCH]?: { epoch: number } })[EPOCH] ??= { epoch: 0 });
+const shared = globalThis as { wasteOperationsMutateSetup?: { epoch: number } };
+shared.wasteOperationsMutateSetup ??= { epoch: 0 };
+const counter = shared.wasteOperationsMutateSetup;
 
 vi.mock('../src/schemas/deferred.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/schemas/deferred.js')>();

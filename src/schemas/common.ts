@@ -35,9 +35,10 @@ export function objectWords(object: ObjectType): string {
 export function idSchema(object: ObjectType) {
   const prefix = `${ID_PREFIXES[object]}_`;
   const rule = `must be the ID of a ${objectWords(object)}, which begins with ${prefix}`;
+  // The schema's error words every issue of it: a value that is no string, and one without the prefix.
   return z
     .string({ error: rule })
-    .startsWith(prefix, { error: rule })
+    .startsWith(prefix)
     .openapi({ example: `${prefix}00000000000000`, description: `ID with prefix ${prefix}`, pattern: `^${prefix}` });
 }
 

@@ -15,6 +15,14 @@ export function text() {
 export type MetadataPairs = [key: string, value: string | null][];
 
 /**
+ * An issue of metadata's own rules: src/http/messages.ts shows its message (a rule that begins with
+ * "must") as it is, and `received`, when given, as what was sent.
+ */
+function issue(message: string, path: PropertyKey[] = [], received?: string) {
+  return { code: 'custom' as const, path, message, params: { received } };
+}
+
+/**
  * Metadata is read by hand rather than with z.record: zod drops a `__proto__` key, and the
  * sandbox must store such keys as plain keys (metadata keys are data), never touching a prototype.
  */
@@ -23,37 +31,30 @@ function metadataInput(allowNull: boolean) {
     .unknown()
     .transform((value, ctx): MetadataPairs => {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        ctx.addIssue({ code: 'custom', message: 'must be an object of string values' });
+        ctx.addIssue(issue('must be an object of string values'));
         return z.NEVER;
       }
       const pairs = Object.entries(value);
       if (pairs.length > METADATA_MAX_PAIRS) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `must have at most ${METADATA_MAX_PAIRS} key-value pairs`,
-          params: { received: `${pairs.length} pairs` },
-        });
+        ctx.addIssue(issue(`must have at most ${METADATA_MAX_PAIRS} key-value pairs`, [], `${pairs.length} pairs`));
         return z.NEVER;
       }
       for (const [key, item] of pairs) {
         if (key.length < 1 || key.length > METADATA_KEY_MAX) {
           // An empty or very long key is reported on metadata itself: a param of "metadata." or
           // of a 10,000-character key would help nobody.
-          ctx.addIssue({
-            code: 'custom',
-            path: key === '' || key.length > 100 ? [] : [key],
-            message: `must have keys of 1 to ${METADATA_KEY_MAX} characters`,
-            params: { received: key === '' ? 'a key that is an empty string' : `the key ${quoted(key)} (${key.length} characters)` },
-          });
+          ctx.addIssue(
+            issue(
+              `must have keys of 1 to ${METADATA_KEY_MAX} characters`,
+              key === '' || key.length > 100 ? [] : [key],
+              key === '' ? 'a key that is an empty string' : `the key ${quoted(key)} (${key.length} characters)`,
+            ),
+          );
         } else if (item === null && allowNull) {
         } else if (typeof item !== 'string') {
-          ctx.addIssue({
-            code: 'custom',
-            path: [key],
-            message: allowNull ? 'must be a string, or null to remove the key' : 'must be a string',
-          });
+          ctx.addIssue(issue(allowNull ? 'must be a string, or null to remove the key' : 'must be a string', [key]));
         } else if (item.length > METADATA_VALUE_MAX) {
-          ctx.addIssue({ code: 'custom', path: [key], message: `must be at most ${METADATA_VALUE_MAX} characters` });
+          ctx.addIssue(issue(`must be at most ${METADATA_VALUE_MAX} characters`, [key]));
         }
       }
       return pairs as MetadataPairs;
@@ -70,25 +71,23 @@ function metadataInput(allowNull: boolean) {
 export const MetadataCreate = deferred(() => metadataInput(false));
 export const MetadataPatch = deferred(() => metadataInput(true));
 
-function defineKey(target: Record<string, string>, key: string, value: string): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /**
- * Applies metadata pairs over a record's metadata: a PATCH merges per key, `null` removes it. The
- * result is built with defineProperty so `__proto__` is a plain key. The limit of 20 pairs holds
- * for the merged result too.
+ * Applies metadata pairs over a record's metadata: a PATCH merges per key, `null` removes it; a
+ * key keeps its place, a new one comes last. The result is made by Object.fromEntries, which
+ * defines each key as a plain own key, so `__proto__` touches no prototype. The limit of 20 pairs
+ * holds for the merged result too.
  */
 export function mergeMetadata(current: Readonly<Record<string, string>>, pairs: MetadataPairs | undefined): Record<string, string> {
-  const merged: Record<string, string> = {};
-  const removed = new Set(pairs?.filter(([, value]) => value === null).map(([key]) => key));
-  for (const [key, value] of Object.entries(current)) if (!removed.has(key)) defineKey(merged, key, value);
-  for (const [key, value] of pairs ?? []) if (value !== null) defineKey(merged, key, value);
-  if (Object.keys(merged).length > METADATA_MAX_PAIRS) {
+  const merged = new Map(Object.entries(current));
+  for (const [key, value] of pairs ?? []) {
+    if (value === null) merged.delete(key);
+    else merged.set(key, value);
+  }
+  if (merged.size > METADATA_MAX_PAIRS) {
     throw new ApiError('parameter_invalid', {
       param: 'metadata',
-      message: `Invalid metadata: must have at most ${METADATA_MAX_PAIRS} key-value pairs once merged with the record's own; the result would have ${Object.keys(merged).length}.`,
+      message: `Invalid metadata: must have at most ${METADATA_MAX_PAIRS} key-value pairs once merged with the record's own; the result would have ${merged.size}.`,
     });
   }
-  return merged;
+  return Object.fromEntries(merged);
 }

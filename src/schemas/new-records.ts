@@ -12,18 +12,7 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBase62(32)}`;
 }
 
-let lastTime = Number.NaN;
-let lastText = '';
-
-/**
- * ISO 8601 UTC to the second, like every sample timestamp. A write stamps two or three fields
- * with the same clock reading: the text of the last one is kept rather than formatted again.
- */
+/** ISO 8601 UTC to the second, like every sample timestamp: toISOString without its milliseconds. */
 export function timestamp(date: Date): string {
-  const time = date.getTime();
-  if (time !== lastTime) {
-    lastTime = time;
-    lastText = date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  }
-  return lastText;
+  return `${date.toISOString().slice(0, -5)}Z`;
 }

@@ -1,5 +1,6 @@
-// The reference's limits (test/reference/limits.ts): page size 1 to 100, default 25; 20 metadata
-// pairs on client, site and job create and update; a signature 300 seconds old or more rejected.
+// The reference's limits (test/reference/limits.ts): page size 1 to 100, default 25, written in
+// digits (SANDBOX.md); 20 metadata pairs on client, site and job create and update; a signature
+// 300 seconds old or more rejected.
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/index.js';
@@ -32,6 +33,42 @@ describe.each(LISTS.map((endpoint) => endpoint.path))('page size of %s', (path) 
       expect(result.status, result.text).toBe(400);
       expect(result.json.error).toMatchObject({ code: 'parameter_invalid', param: 'limit' });
     }
+  });
+});
+
+describe('limit is written in digits (SANDBOX.md: an integer 1..100, else 400 naming limit)', () => {
+  it.each([
+    ['1', 1],
+    ['100', 100],
+    ['7', 7],
+    ['0100', 100],
+    ['000010', 10],
+  ])('limit=%s gives a page of %i', async (limit, size) => {
+    const result = await call(testApp(), `/v1/jobs?limit=${limit}`);
+    expect(result.status, result.text).toBe(200);
+    expect(result.json.data).toHaveLength(size);
+  });
+
+  it.each([
+    ['0', '"0"'],
+    ['101', '"101"'],
+    ['abc', '"abc"'],
+    ['5x', '"5x"'],
+    ['x5', '"x5"'],
+    ['%2B5', '"+5"'],
+    ['1e2', '"1e2"'],
+    ['100.0', '"100.0"'],
+    ['-1', '"-1"'],
+    ['0000001', '"0000001"'],
+    ['', 'an empty string'],
+  ])('limit=%s is 400, in the words of the rule', async (limit, received) => {
+    const result = await call(testApp(), `/v1/jobs?limit=${limit}`);
+    expect(result.status, result.text).toBe(400);
+    expect(result.json.error).toMatchObject({
+      code: 'parameter_invalid',
+      param: 'limit',
+      message: `Invalid limit: must be an integer from 1 to 100; received ${received}.`,
+    });
   });
 });
 

@@ -100,6 +100,8 @@ describe('POST /v1/clients', () => {
     ['epa_id', 'txd008123168'],
     ['epa_id', 'TX1008123168'],
     ['epa_id', 'TXDA08123168'],
+    // A state code, then a well-formed EPA ID of another state: too long, however it ends.
+    ['epa_id', 'TXCAD008123168'],
     ['epa_id', 8123168],
   ])('%s = %j is 400 parameter_invalid', async (field, value) => {
     expectError(await create({ name: 'Acme', kind: 'laboratory', [field]: value }), invalid(field));

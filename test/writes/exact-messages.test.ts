@@ -280,3 +280,83 @@ describe('the list page cache', () => {
     expect(listPageCache.size).toBe(0);
   });
 });
+
+describe('a GET by ID that finds nothing', () => {
+  // An ID of the shape a create answers with (a prefix and 14 base-62 characters) may come from a
+  // create here, which keeps nothing (SANDBOX.md, "Nothing kept"): the 404 says so. Other IDs,
+  // and objects no POST creates, get the plain words.
+  const keptNothing = (words: string, collection: string) =>
+    ` If a create answered with it: the sandbox keeps nothing, so a ${words} created here is answered, then dropped, and never found later; use a sample ${words} (GET /v1/${collection} lists them).`;
+
+  it.each([
+    ['/v1/clients/cli_ZZZZZZZZZZZZZZ', `No such client: "cli_ZZZZZZZZZZZZZZ".${keptNothing('client', 'clients')}`],
+    [
+      '/v1/waste_profiles/prof_ZZZZZZZZZZZZZZ',
+      `No such waste profile: "prof_ZZZZZZZZZZZZZZ".${keptNothing('waste profile', 'waste_profiles')}`,
+    ],
+    ['/v1/clients/cli_x', 'No such client: "cli_x".'],
+    ['/v1/containers/cont_ZZZZZZZZZZZZZZ', 'No such container: "cont_ZZZZZZZZZZZZZZ".'],
+  ])('GET %s: 404 on id, in these words', async (path, message) => {
+    const result = await send(writesApp(), 'GET', path);
+    expectError(result, notFound('id'));
+    expectMessage(result, message);
+  });
+});
+
+describe('an ID field sent as another type (POST /v1/sites)', () => {
+  it('a number for client: 400 with the rule of a client ID, as for a wrong prefix', async () => {
+    const address = { line1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701' };
+    const result = await send(writesApp(), 'POST', '/v1/sites', { body: { client: 5, name: 'Dock 4', address } });
+    expectError(result, invalid('client'));
+    expectMessage(result, 'Invalid client: must be the ID of a client, which begins with cli_; received 5.');
+  });
+});
+
+describe('metadata (POST and PATCH /v1/clients)', () => {
+  // SANDBOX.md, "Validation decisions": at most 20 pairs, keys 1..40 characters, values strings
+  // up to 500 characters. A key is named in param unless it is empty or longer than 100 characters.
+  const k = (length: number) => 'k'.repeat(length);
+  const rule = 'must have keys of 1 to 40 characters';
+
+  it.each([
+    ['not an object', 'tag', 'metadata', 'Invalid metadata: must be an object of string values; received "tag".'],
+    ['an empty key', { '': 'x' }, 'metadata', `Invalid metadata: ${rule}; received a key that is an empty string.`],
+    [
+      'a 41-character key',
+      { [k(41)]: 'x' },
+      `metadata.${k(41)}`,
+      `Invalid metadata.${k(41)}: ${rule}; received the key "${k(41)}" (41 characters).`,
+    ],
+    [
+      'a 100-character key, still named',
+      { [k(100)]: 'x' },
+      `metadata.${k(100)}`,
+      `Invalid "metadata.${k(51)}…": ${rule}; received the key "${k(60)}…" (100 characters).`,
+    ],
+    [
+      'a 101-character key, reported on metadata',
+      { [k(101)]: 'x' },
+      'metadata',
+      `Invalid metadata: ${rule}; received the key "${k(60)}…" (101 characters).`,
+    ],
+    ['a number value', { count: 5 }, 'metadata.count', 'Invalid metadata.count: must be a string; received 5.'],
+    [
+      'a 501-character value',
+      { note: 'v'.repeat(501) },
+      'metadata.note',
+      `Invalid metadata.note: must be at most 500 characters; received "${'v'.repeat(60)}…" (501 characters).`,
+    ],
+  ])('on create, %s: 400 in these words', async (_case, metadata, param, message) => {
+    const result = await send(writesApp(), 'POST', '/v1/clients', { body: { name: 'Acme Labs', kind: 'laboratory', metadata } });
+    expectError(result, invalid(param));
+    expectMessage(result, message);
+  });
+
+  it('on update, a number value: the rule says null removes the key', async () => {
+    const app = writesApp();
+    const client = await findSample<{ id: string }>(app, '/v1/clients');
+    const result = await send(app, 'PATCH', `/v1/clients/${client.id}`, { body: { metadata: { count: 5 } } });
+    expectError(result, invalid('metadata.count'));
+    expectMessage(result, 'Invalid metadata.count: must be a string, or null to remove the key; received 5.');
+  });
+});

@@ -250,6 +250,8 @@ export function metadataCases(target: MetadataTarget): void {
       expectStatus(result, target.success);
       const expected = Object.fromEntries([...kept.map((key) => [key, current[key]]), ['added', 'new']]);
       expect(result.json.metadata).toEqual(expected);
+      // The kept keys in their order, the new one last.
+      expect(Object.keys(result.json.metadata)).toEqual([...kept, 'added']);
     });
 
     it('refuses a merge whose result has more than 20 pairs: 400 param metadata', async () => {
@@ -267,6 +269,8 @@ export function metadataCases(target: MetadataTarget): void {
       const result = await write({ [first as string]: 'changed' });
       expectStatus(result, target.success);
       expect(result.json.metadata).toEqual({ ...current, [first as string]: 'changed' });
+      // In place: the changed key keeps its position.
+      expect(Object.keys(result.json.metadata)).toEqual(Object.keys(current));
     });
   }
 }
