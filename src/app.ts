@@ -6,6 +6,7 @@
 // (docs/events-from-writes.md), and every answer passes the faults last (src/faults): lost,
 // replaced by a 500 or held.
 import { type Context, Hono } from 'hono';
+import { METHOD_NAME_ALL } from 'hono/router';
 import { KeyRing, workingKey } from './auth/keys.js';
 import { rateLimitPolicy, type SandboxConfig } from './config.js';
 import { type SampleStore, sampleStore } from './data/store.js';
@@ -44,9 +45,10 @@ export interface AppServices {
   rateLimiter?: RateLimiter | null;
   /**
    * The client's address (the socket or X-Forwarded-For on Node, CF-Connecting-IP on Workers,
-   * createSandbox's clientAddress): it names rate-limit buckets, and Idempotency-Keys on a shared key.
+   * createSandbox's clientAddress): it names rate-limit buckets, and Idempotency-Keys on a shared
+   * key. Each entry point knows where it comes from, so none is assumed.
    */
-  clientAddress?: (c: Context<SandboxEnv>) => string;
+  clientAddress: (c: Context<SandboxEnv>) => string;
   /** The running clock, when the clock is not pinned (config.clock, Sandbox-Clock); tests may fix it. */
   now?: () => Date;
   /** Swagger UI's files for /docs; without them /docs renders nothing (src/docs/assets.ts). */
@@ -60,7 +62,7 @@ export interface AppServices {
   events?: EventSink | null;
 }
 
-export function createApp(config: SandboxConfig, services: AppServices = {}) {
+export function createApp(config: SandboxConfig, services: AppServices) {
   const keys = new KeyRing(config.keys);
   // At hand at once for the default seed's prebuilt data; generated (a promise) for any other.
   const loading = services.store ?? sampleStore(config.seed);
@@ -72,7 +74,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
       : config.rateLimit === null
         ? null
         : new TokenBucketLimiter({ perSecond: config.rateLimit });
-  const clientAddress = services.clientAddress ?? (() => 'unknown');
+  const clientAddress = services.clientAddress;
   const mintOf = clockOf(config.seed, config.clock, services.now ?? (() => new Date()));
   const policy = rateLimitPolicy(config.rateLimit);
   const respond = responder(policy, mintOf);
@@ -88,7 +90,8 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   // No key needed: the health check, the OpenAPI document, the reference page and the error
   // reference. The key /docs and the document show is one of the configured table that works;
   // its account's records are the examples.
-  app.get('/health', (c) => respond(c, 200, '{"status":"ok"}'));
+  const health = '/health';
+  app.get(health, (c) => respond(c, 200, '{"status":"ok"}'));
   const docsKey = workingKey(config.keys);
   registerDocs(app, {
     respond,
@@ -130,12 +133,14 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
   const answer = faults.wrap(app.fetch);
   app.fetch = answer;
 
-  // Hono builds its router on the first match: build it now, at start-up, rather than in the
-  // first request (on Workers, the first request's CPU time is what the plan limits).
-  app.router.match('GET', '/health');
+  // Hono builds its router on the first match, whatever it matches: build it now, at start-up,
+  // rather than in the first request (on Workers, the first request's CPU time is what the plan
+  // limits).
+  app.router.match(METHOD_NAME_ALL, health);
 
   if (loading instanceof Promise) {
-    // Requests that arrive while a seed's data is generated wait for it; then none waits again.
+    // Requests wait for a seed's data while it is generated; once it is, the wait is a promise
+    // already settled (a microtask).
     const dispatch = answer;
     loading.then(
       (ready) => {
@@ -143,8 +148,7 @@ export function createApp(config: SandboxConfig, services: AppServices = {}) {
       },
       () => {},
     );
-    app.fetch = (request, env, executionCtx) =>
-      store !== undefined ? dispatch(request, env, executionCtx) : loading.then(() => dispatch(request, env, executionCtx));
+    app.fetch = (request, env, executionCtx) => loading.then(() => dispatch(request, env, executionCtx));
   }
   return app;
 }

@@ -57,7 +57,7 @@ function inProcess(app: { request: (path: string, init: RequestInit) => Response
 
 describe('bench baseline', () => {
   it('answers every benchmarked request with the sandbox’s exact status, headers and bytes', async () => {
-    const sandbox = createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off' }));
+    const sandbox = createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off' }), { clientAddress: () => '192.0.2.10' });
     const scenarios = await captureScenarios(inProcess(sandbox));
     expect(scenarios.map((scenario) => [scenario.name, scenario.response.status])).toEqual([
       ['list', 200],
@@ -74,7 +74,7 @@ describe('bench baseline', () => {
   });
 
   it('runs the create on a minimal Hono + zod create that validates the body and answers a record of the same shape', async () => {
-    const sandbox = createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off' }));
+    const sandbox = createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off' }), { clientAddress: () => '192.0.2.10' });
     const create = (await captureScenarios(inProcess(sandbox))).find((scenario) => scenario.name === 'create') as Scenario;
     const decode = (body: Uint8Array) => JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>;
     const template = decode(create.response.body);

@@ -91,7 +91,7 @@ const PAGE_SCRIPT = `
 `;
 
 beforeAll(async () => {
-  const app = createApp(readConfig({}), { docsAssets: nodeDocsAssets() });
+  const app = createApp(readConfig({}), { docsAssets: nodeDocsAssets(), clientAddress: () => '127.0.0.1' });
   sandbox = serve({
     fetch: (request, env) => {
       const clock = request.headers.get('Sandbox-Clock');

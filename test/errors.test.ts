@@ -94,7 +94,8 @@ describe('headers on every response', () => {
   });
 
   it('answers /health with 200 and no key', async () => {
-    const result = await call(app, '/health', { key: null });
+    // An app of its own: the health route is registered as the app is made, inside this test.
+    const result = await call(testApp(), '/health', { key: null });
     expect(result.status).toBe(200);
     expect(result.json).toEqual({ status: 'ok' });
   });
@@ -178,6 +179,34 @@ describe('rate limits', () => {
       for (let i = 0; i < 60; i++) expect((await call(unlimited, '/v1/jobs?limit=1')).status).toBe(200);
     } finally {
       vi.useRealTimers();
+    }
+  });
+});
+
+describe('a real fault', () => {
+  it("is the reference's 500, which says a retry is safe, and one line for the operator naming the request", async () => {
+    const fault = new Error('the store is down');
+    const idempotency = {
+      claim: () => Promise.reject(fault),
+      complete: () => Promise.resolve(),
+      release: () => Promise.resolve(),
+    };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const app = testApp({}, { idempotency });
+      const result = await call(app, '/v1/clients', {
+        method: 'POST',
+        body: { name: 'Depot', kind: 'business' },
+        headers: { 'Idempotency-Key': 'fault-1' },
+      });
+      expectErrorShape(result, 500, 'api_error');
+      expect(result.json.error).toMatchObject({
+        type: 'api_error',
+        message: 'An internal error occurred. Retry with the same Idempotency-Key.',
+      });
+      expect(logged.mock.calls).toEqual([[`[${result.headers.get('Request-Id')}] POST /v1/clients:`, fault]]);
+    } finally {
+      logged.mockRestore();
     }
   });
 });

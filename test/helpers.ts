@@ -22,9 +22,12 @@ export const COLLECTIONS: Readonly<Record<ObjectType, string>> = COLLECTION_OF;
 
 export type TestApp = ReturnType<typeof createApp>;
 
+/** The client's address of a test app's requests, unless a test gives its own (documentation range, RFC 5737). */
+const TEST_ADDRESS = '192.0.2.10';
+
 /** An app with rate limiting off, so suites that send thousands of requests are not limited. */
-export function testApp(sources: ConfigSources = {}, services: AppServices = {}): TestApp {
-  return createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off', ...sources }), services);
+export function testApp(sources: ConfigSources = {}, services: Partial<AppServices> = {}): TestApp {
+  return createApp(readConfig({ SANDBOX_RATE_LIMIT: 'off', ...sources }), { clientAddress: () => TEST_ADDRESS, ...services });
 }
 
 /** A test app behind @hono/node-server on a free loopback port, as a Node server serves it. */

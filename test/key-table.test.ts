@@ -1,8 +1,9 @@
 // Issue #25: with a key table of its own, the sandbox suggests a key of that table wherever it
 // suggests one, and following the advice works; with no usable key it says there is none; never
 // the default table's key. The pages (/docs, /docs/errors, /openapi.json) name the table's
-// working key; a 401, an answer to an unknown caller, names only a published key and otherwise
-// points to /docs (a custom table's keys may be a team's own: test/security.test.ts).
+// working key, and the document's examples are its account's records (account A's without one);
+// a 401, an answer to an unknown caller, names only a published key and otherwise points to
+// /docs (a custom table's keys may be a team's own: test/security.test.ts).
 import { describe, expect, it } from 'vitest';
 import { createSandbox, type SandboxKey } from '../src/index.js';
 
@@ -93,5 +94,39 @@ describe('the default key table', () => {
     );
     expect((await get(undefined, '/v1/jobs?limit=1', 'Bearer svc_test_sandbox_public')).status).toBe(200);
     expect((await get(undefined, '/docs/errors')).text).toContain('Send <code>Authorization: Bearer svc_test_sandbox_public</code>');
+  });
+});
+
+describe("the document's examples", () => {
+  /** The first job of the account a key reads, and /openapi.json of a sandbox with that table. */
+  async function firstJobAndDocument(keys: SandboxKey[], reader: SandboxKey): Promise<{ job: string; document: string }> {
+    const reading = createSandbox({ keys: [reader] });
+    const list = await reading.fetch(
+      new Request('https://sandbox.test/v1/jobs?limit=1', { headers: { Authorization: `Bearer ${reader.key}` } }),
+    );
+    expect(list.status).toBe(200);
+    const job = ((await list.json()) as { data: { id: string }[] }).data[0]?.id as string;
+    const document = await get(keys, '/openapi.json');
+    expect(document.status).toBe(200);
+    return { job, document: document.text };
+  }
+
+  it("are the records of the working key's account: B's when the table's one working key is B's", async () => {
+    const bOnly: SandboxKey[] = [
+      { key: 'svc_test_team_a_gone', account: 'A', scopes: '*', revoked: true },
+      { key: 'svc_test_team_b', account: 'B', scopes: '*' },
+    ];
+    const b = await firstJobAndDocument(bOnly, { key: 'svc_test_team_b', account: 'B', scopes: '*' });
+    const a = await firstJobAndDocument(bOnly, { key: 'svc_test_team_a', account: 'A', scopes: '*' });
+    expect(a.job).not.toBe(b.job);
+    expect(b.document).toContain(`"${b.job}"`);
+    expect(b.document).not.toContain(`"${a.job}"`);
+  });
+
+  it("are account A's when no key of the table works", async () => {
+    const a = await firstJobAndDocument(DEAD_TABLE, { key: 'svc_test_team_a', account: 'A', scopes: '*' });
+    const b = await firstJobAndDocument(DEAD_TABLE, { key: 'svc_test_team_b', account: 'B', scopes: '*' });
+    expect(a.document).toContain(`"${a.job}"`);
+    expect(a.document).not.toContain(`"${b.job}"`);
   });
 });

@@ -57,7 +57,7 @@ describe('an app on the prebuilt data', () => {
     const store = SampleStore.fromPrebuilt(forms.node as PrebuiltSampleData);
     // Two apps, one per store: the same requests must give the same bytes.
     const config = readConfig({ SANDBOX_RATE_LIMIT: 'off' });
-    const apps = [store, generated].map((data) => createApp(config, { store: data }));
+    const apps = [store, generated].map((data) => createApp(config, { store: data, clientAddress: () => '192.0.2.10' }));
     for (const collection of COLLECTIONS) {
       const answers = await Promise.all(
         apps.map(async (app) =>

@@ -57,3 +57,68 @@ describe('rate limit', () => {
     expect(await status()).toBe(200);
   });
 });
+
+describe('the 429 of the rate limit', () => {
+  it('says how long to wait, in words, as Retry-After does in seconds', async () => {
+    const { app, status } = limitedApp(1);
+    expect(await status()).toBe(200);
+    const refused = await call(app, '/v1/jobs?limit=1');
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.json).toEqual({
+      error: {
+        type: 'rate_limit_error',
+        code: 'rate_limited',
+        message: 'Too many requests. Retry after 1 second.',
+        doc_url: '/docs/errors#rate_limited',
+        request_id: refused.headers.get('Request-Id'),
+      },
+    });
+    expect(refused.headers.get('Retry-After')).toBe('1');
+  });
+
+  it('counts the seconds in the plural when a limiter asks for more than one', async () => {
+    // The limiters of the configuration refill at least one request a second, so they never ask
+    // for more than 1 s; a limiter given to the app may.
+    const rateLimiter = { take: () => ({ allowed: false as const, retryAfterSeconds: 2 }) };
+    const app = testApp({}, { rateLimiter });
+    const refused = await call(app, '/v1/jobs?limit=1');
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.json.error.message).toBe('Too many requests. Retry after 2 seconds.');
+    expect(refused.headers.get('Retry-After')).toBe('2');
+  });
+});
+
+describe('a limiter that answers later (as the Worker asks a Durable Object)', () => {
+  it('lets the request on when it allows it, and answers 429 when it refuses', async () => {
+    const decisions = [{ allowed: true as const }, { allowed: false as const, retryAfterSeconds: 1 }];
+    const asked: string[] = [];
+    const rateLimiter = {
+      take: async (bucket: string) => {
+        asked.push(bucket);
+        const decision = decisions.shift();
+        if (decision === undefined) throw new Error('asked once too often');
+        return decision;
+      },
+    };
+    const app = testApp({}, { rateLimiter, clientAddress: () => '203.0.113.7' });
+    const allowed = await call(app, '/v1/jobs?limit=1');
+    expect(allowed.status, allowed.text).toBe(200);
+    expect(allowed.json.data).toHaveLength(1);
+    const refused = await call(app, '/v1/jobs?limit=1');
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.json.error.message).toBe('Too many requests. Retry after 1 second.');
+    expect(refused.headers.get('Retry-After')).toBe('1');
+    // One bucket per Authorization header and client address, NUL between (docs/workers.md).
+    expect(asked).toEqual(['Bearer svc_test_sandbox_public\u0000203.0.113.7', 'Bearer svc_test_sandbox_public\u0000203.0.113.7']);
+  });
+});
+
+describe('the bucket of a caller with no key', () => {
+  it('is its address alone: no Authorization header and an empty one share it', async () => {
+    const { app } = limitedApp(1);
+    const first = await call(app, '/v1/jobs?limit=1', { key: null });
+    expect(first.status, first.text).toBe(401);
+    const second = await call(app, '/v1/jobs?limit=1', { key: null, headers: { Authorization: '' } });
+    expect(second.status, second.text).toBe(429);
+  });
+});

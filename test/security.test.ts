@@ -174,7 +174,7 @@ describe('keys are compared in constant time', () => {
     };
     const accountA = await firstJob('svc_test_sandbox_public');
     const accountB = await firstJob('svc_test_sandbox_other');
-    const custom = createApp({ ...readConfig({ SANDBOX_RATE_LIMIT: 'off' }), keys });
+    const custom = createApp({ ...readConfig({ SANDBOX_RATE_LIMIT: 'off' }), keys }, { clientAddress: () => '192.0.2.10' });
     const built = reads;
     expect(accountA).not.toBe(accountB);
     expect((await call(custom, '/v1/jobs?limit=1', { key: 'svc_test_unknown_0' })).status).toBe(401);

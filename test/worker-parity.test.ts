@@ -63,7 +63,7 @@ let outdir: string;
 let deployed: DeployedWorker | undefined;
 let mf: Miniflare;
 let workerOptions: ConstructorParameters<typeof Miniflare>[0];
-let nodeApp = createApp(readConfig({ SANDBOX_RATE_LIMIT: RATE_LIMIT }));
+let nodeApp = createApp(readConfig({ SANDBOX_RATE_LIMIT: RATE_LIMIT }), { clientAddress: () => 'unknown' });
 
 function requestOf(step: Step): [string, RequestInit] {
   const headers: Record<string, string> = { ...step.headers };
@@ -478,7 +478,7 @@ describe('the deployed bundle', () => {
 describe('with another seed (SANDBOX_SEED)', () => {
   it('Node and workerd still generate the same sample data', async () => {
     const seed = 'parity-second-seed';
-    nodeApp = createApp(readConfig({ SANDBOX_SEED: seed, SANDBOX_RATE_LIMIT: RATE_LIMIT }));
+    nodeApp = createApp(readConfig({ SANDBOX_SEED: seed, SANDBOX_RATE_LIMIT: RATE_LIMIT }), { clientAddress: () => 'unknown' });
     await mf.setOptions({ ...workerOptions, bindings: { ...workerOptions.bindings, SANDBOX_SEED: seed } });
     for (const key of [PUBLIC_KEY, OTHER_KEY]) {
       for (const list of LISTS) await walkAll(list.path, key);

@@ -2,7 +2,7 @@
 // or draws from the configured random faults, and what they do to its answer. The app asks for the
 // request's plan right after the key (begin, then actNow for the faults that act before anything
 // runs), tells the plan when a write succeeded, and answers through wrap(), which loses, replaces
-// or holds the answer. Nothing here runs for a request without faults but one WeakMap look-up.
+// or holds the answer. A request without faults costs a begin that returns at once and one look-up.
 import { ApiError } from '../errors.js';
 import { HeldAnswers } from './held-answers.js';
 import { lostAnswer } from './lost-answer.js';

@@ -29,13 +29,22 @@ export interface HandlerInput<Query, Body> {
   mint: Mint;
 }
 
-export interface Reply {
+/** A write's answer (reply()): JSON text, which its Idempotency-Key stores and its events carry. */
+export interface WriteReply {
   status: 200 | 201;
-  /** JSON text, or the UTF-8 bytes of it where they were encoded in advance (sample records). */
-  json: string | Uint8Array<ArrayBuffer>;
+  json: string;
   /** The events this write emits, each carrying `json` as its data.object (docs/events-from-writes.md). */
   events?: Events | undefined;
 }
+
+/** A read's answer: the UTF-8 bytes of sample records, encoded in advance. It emits nothing. */
+export interface ReadReply {
+  status: 200;
+  json: Uint8Array<ArrayBuffer>;
+  events?: undefined;
+}
+
+export type Reply = WriteReply | ReadReply;
 
 export interface HandlerError {
   code: ErrorCode;
@@ -99,7 +108,7 @@ export function defineEndpoint<Q extends z.ZodType | undefined = undefined, B ex
 type Events = readonly [EventType, ...EventType[]];
 
 /** A record as the JSON body of a success. */
-export function reply(status: 200 | 201, value: unknown, events?: Events): Reply {
+export function reply(status: 200 | 201, value: unknown, events?: Events): WriteReply {
   return { status, json: JSON.stringify(value), events };
 }
 

@@ -13,8 +13,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export function headerText(value: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: any character past a byte
   if (/[^\x00-\xff]/.test(value)) return value;
+  const bytes = Uint8Array.from(value, (character) => character.charCodeAt(0));
   try {
-    return utf8.decode(Uint8Array.from(value, (character) => character.charCodeAt(0)));
+    return utf8.decode(bytes);
   } catch {
     return value;
   }

@@ -9,8 +9,6 @@ import { DUPLICATE_GAP_MS } from '../faults/plan.js';
 import { type EventSink, writeEvent } from '../webhooks/write-events.js';
 import type { Step } from './step.js';
 
-const textDecoder = new TextDecoder();
-
 export function emitEvents(events: EventSink | null, mintOf: MintOf): Step {
   return async (c, next) => {
     const response = await next();
@@ -18,9 +16,9 @@ export function emitEvents(events: EventSink | null, mintOf: MintOf): Step {
     const reply = c.get('reply');
     if (events === null || reply?.events === undefined) return response;
     const plan = c.get('fault');
-    const record = typeof reply.json === 'string' ? reply.json : textDecoder.decode(reply.json);
     for (const type of reply.events) {
-      const event = writeEvent(mintOf(c), type, record);
+      // A reply with events is a write's, whose JSON is text (a read's bytes emit nothing).
+      const event = writeEvent(mintOf(c), type, reply.json);
       const pending = events.emit(event);
       if (pending !== undefined) waitUntil(c, pending);
       const again = plan?.duplicatesEvents === true ? events.emit(event, DUPLICATE_GAP_MS) : undefined;

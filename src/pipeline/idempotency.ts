@@ -6,21 +6,18 @@
 // is part of the key (SANDBOX.md, "Shared keys").
 import type { Context } from 'hono';
 import { type ApiError, errorBody } from '../errors.js';
-import type { Reply } from '../http/endpoint.js';
+import type { WriteReply } from '../http/endpoint.js';
 import type { SandboxEnv } from '../http/env.js';
 import { withIdempotency } from '../http/idempotency.js';
 import type { Responder } from '../http/reply.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
 import type { Step } from './step.js';
 
-const textDecoder = new TextDecoder();
-
 export function idempotency(store: IdempotencyStore, respond: Responder, clientAddress: (c: Context<SandboxEnv>) => string): Step {
   return async (c, next) => {
     const idempotencyKey = c.req.header('Idempotency-Key');
     if (idempotencyKey === undefined) return next();
     const key = c.get('key');
-    let answered: Response | undefined;
     const outcome = await withIdempotency(
       store,
       {
@@ -31,15 +28,15 @@ export function idempotency(store: IdempotencyStore, respond: Responder, clientA
         body: c.get('body'),
       },
       async () => {
-        answered = await next();
-        // The later steps end with the handler, which answers or throws.
-        const reply = c.get('reply') as Reply;
-        return { status: reply.status, body: typeof reply.json === 'string' ? reply.json : textDecoder.decode(reply.json) };
+        await next();
+        // The later steps end with the handler, which answers or throws. An endpoint that takes an
+        // Idempotency-Key is a write, answered by reply(): JSON text, stored as it was sent.
+        const reply = c.get('reply') as WriteReply;
+        return { status: reply.status, body: reply.json };
       },
       (error: ApiError) => ({ status: error.status, body: errorBody(error, respond.requestId(c)) }),
     );
-    // The answer of what just ran is the one to store, byte for byte: no need to make it again.
-    if (!outcome.replayed && answered !== undefined) return answered;
+    // What ran, a replay, or a stored error, each answered from what is stored: the same bytes.
     return respond(c, outcome.response.status, outcome.response.body, outcome.replayed ? { 'Idempotent-Replayed': 'true' } : undefined);
   };
 }

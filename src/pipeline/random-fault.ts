@@ -6,8 +6,7 @@ import type { Step } from './step.js';
 
 export function drawRandomFault(faults: Faults): Step {
   return (c, next) => {
-    const drawn = faults.draw();
-    if (drawn !== undefined) c.set('drawn', drawn);
+    c.set('drawn', faults.draw());
     return next();
   };
 }

@@ -11,11 +11,10 @@ import type { Step } from './step.js';
 export function simulate(faults: Faults, respond: Responder): Step {
   return (c, next) => {
     const header = c.req.header(SIMULATE_HEADER);
-    const drawn = c.get('drawn');
-    if (header === undefined && drawn === undefined) return next();
     // As sent: a value past ASCII (never a valid one) is quoted in its 400 as the client wrote it.
     const sent = header === undefined ? undefined : headerText(header);
-    const plan = faults.begin(c.req.raw, sent, drawn, (error) => errorResponse(respond, c, error));
+    // No header and no random fault: no plan (begin returns at once).
+    const plan = faults.begin(c.req.raw, sent, c.get('drawn'), (error) => errorResponse(respond, c, error));
     if (plan !== undefined) {
       c.set('fault', plan);
       faults.actNow(plan, c.req.method);

@@ -9,12 +9,11 @@ import type { Step } from './step.js';
 export function validate(endpoint: Endpoint): Step {
   return (c, next) => {
     const rawQuery = c.get('query');
-    // Most reads carry no query: skip the parse rather than validate an empty object.
-    const query = rawQuery === null && endpoint.query === undefined ? {} : parseOrThrow(endpoint.query?.() ?? EmptyQuery(), rawQuery ?? {});
-    const body =
-      endpoint.body === undefined
-        ? undefined
-        : parseOrThrow(endpoint.body(), c.get('body'), { readonlyFields: endpoint.readonlyFields ?? [] });
+    // Most reads carry no query: skip the parse. Every parameter of a list is optional, with no
+    // default (a missing limit is the handler's), so an empty query would parse to {} anyway.
+    const query = rawQuery === null ? {} : parseOrThrow(endpoint.query?.() ?? EmptyQuery(), rawQuery);
+    // The endpoint is the context: its readonlyFields, if any, get a 400 saying they cannot be changed.
+    const body = endpoint.body === undefined ? undefined : parseOrThrow(endpoint.body(), c.get('body'), endpoint);
     c.set('input', { query, body });
     return next();
   };

@@ -4,7 +4,8 @@
 // construction runs inside the test that holds it (a module-level app would credit it only to
 // the first test that ran). Also pins the responder's Request-Id on a 405: the same as the body's
 // request_id, and derived (the same for the same request) when the clock is pinned
-// (docs/snapshot-tests.md). Expected texts are written out here, never taken from src/.
+// (docs/snapshot-tests.md), and the path a 404 or 405 repeats, cut after 200 characters. Expected
+// texts are written out here, never taken from src/.
 import { describe, expect, it } from 'vitest';
 import { call, testApp } from '../helpers.js';
 
@@ -60,6 +61,34 @@ describe('405 on a path with {id}: any one segment stands for it', () => {
     expect(result.json.error.code).toBe('resource_missing');
     expect(result.json.error.message).toBe('Unrecognized request URL (DELETE /v1/jobs/a/b).');
     expect(result.headers.get('Allow')).toBeNull();
+  });
+});
+
+describe('a long path in the message of a 404 or 405', () => {
+  // A URL may be kilobytes long: a message repeats the path whole up to 200 characters, and
+  // beyond that its first 200 and an ellipsis.
+  const unknown200 = `/v1/${'a'.repeat(196)}`;
+  const known200 = `/v1/jobs/${'x'.repeat(191)}`;
+
+  it('whole at 200 characters', async () => {
+    expect([unknown200.length, known200.length]).toEqual([200, 200]);
+    const app = testApp();
+    const missing = await call(app, unknown200);
+    expect(missing.status, missing.text).toBe(404);
+    expect(missing.json.error.message).toBe(`Unrecognized request URL (GET ${unknown200}).`);
+    const refused = await call(app, known200, { method: 'PUT' });
+    expect(refused.status, refused.text).toBe(405);
+    expect(refused.json.error.message).toBe(`PUT is not allowed on ${known200}. Allowed: GET, PATCH.`);
+  });
+
+  it('cut after 200 characters, with an ellipsis', async () => {
+    const app = testApp();
+    const missing = await call(app, `${unknown200}b`);
+    expect(missing.status, missing.text).toBe(404);
+    expect(missing.json.error.message).toBe(`Unrecognized request URL (GET ${unknown200}…).`);
+    const refused = await call(app, `${known200}yz`, { method: 'PUT' });
+    expect(refused.status, refused.text).toBe(405);
+    expect(refused.json.error.message).toBe(`PUT is not allowed on ${known200}…. Allowed: GET, PATCH.`);
   });
 });
 

@@ -32,7 +32,7 @@ const KEY_TABLE = [
 ];
 
 /** The app of these suites: rate limit off, the key table above, the clock fixed at NOW. */
-export function writesApp(services: AppServices = {}): TestApp {
+export function writesApp(services: Partial<AppServices> = {}): TestApp {
   return testApp({ SANDBOX_KEYS: JSON.stringify(KEY_TABLE) }, { now: () => NOW, ...services });
 }
 
