@@ -19,10 +19,6 @@ export class HeldAnswers {
     this.#now = now;
   }
 
-  get size(): number {
-    return this.#places.size;
-  }
-
   /** A place for an answer held `ms`, or undefined when every place is taken. */
   take(ms: number): symbol | undefined {
     if (this.#places.size >= this.#max) this.#sweep();
@@ -33,18 +29,20 @@ export class HeldAnswers {
     return place;
   }
 
-  /** Waits `ms` (less if `signal` aborts: the client is gone), then frees the place. */
-  async hold(place: symbol, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * Waits `ms` (less if `signal` aborts: the client is gone), then frees the place. `ms` is more
+   * than 0: an answer held 0 ms only frees its place.
+   */
+  async hold(place: symbol, ms: number, signal: AbortSignal): Promise<void> {
     try {
-      if (ms > 0 && signal?.aborted !== true) {
+      if (!signal.aborted) {
+        // An abort comes once; a listener left after the time is up goes with the request.
         await new Promise<void>((resolve) => {
-          const done = () => {
+          const timer = setTimeout(resolve, ms);
+          signal.addEventListener('abort', () => {
             clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
             resolve();
-          };
-          const timer = setTimeout(done, ms);
-          signal?.addEventListener('abort', done, { once: true });
+          });
         });
       }
     } finally {

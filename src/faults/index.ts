@@ -27,7 +27,7 @@ export class Faults {
   readonly #pending = new WeakMap<Request, Pending>();
 
   constructor(random: RandomFaults | null, seed: string) {
-    this.#stream = random === null || random.length === 0 ? undefined : new RandomFaultStream(random, seed);
+    this.#stream = random === null ? undefined : new RandomFaultStream(random, seed);
   }
 
   /** Each /v1 request draws once, whatever becomes of it, so the sequence decides the faults. */
@@ -50,12 +50,11 @@ export class Faults {
     if (asked === undefined) return undefined;
     const plan = new FaultPlan(asked, header !== undefined ? `${SIMULATE_HEADER}: ${header.trim()}` : RANDOM_SOURCE);
     if (plan.delayMs !== undefined) {
-      plan.place = this.#held.take(plan.delayMs);
-      if (plan.place === undefined) throw tooManyHeld();
+      const place = this.#held.take(plan.delayMs);
+      if (place === undefined) throw tooManyHeld();
+      plan.held = { place, ms: plan.delayMs };
     }
-    if (plan.place !== undefined || plan.fault === 'api_error_after_write' || plan.fault === 'reset_after_write') {
-      this.#pending.set(request, { plan, answerWith });
-    }
+    this.#pending.set(request, { plan, answerWith });
     return plan;
   }
 
@@ -84,15 +83,9 @@ export class Faults {
   wrap<Env, Ctx>(dispatch: Fetch<Env, Ctx>): Fetch<Env, Ctx> {
     return (request, env, ctx) => {
       const answer = dispatch(request, env, ctx);
-      if (!(answer instanceof Promise)) return this.#finish(request, answer);
-      return answer.then(
-        (response) => this.#finish(request, response),
-        (error: unknown) => {
-          const place = this.#pending.get(request)?.plan.place;
-          if (place !== undefined) this.#held.free(place);
-          throw error;
-        },
-      );
+      // Hono answers every error through onError, so the app's answer never rejects (and a place
+      // left taken would lapse at its deadline: HeldAnswers).
+      return answer instanceof Promise ? answer.then((response) => this.#finish(request, response)) : this.#finish(request, answer);
     };
   }
 
@@ -105,14 +98,14 @@ export class Faults {
     let answer: Response | Promise<Response> = response;
     if (plan.wrote && plan.fault === 'api_error_after_write') answer = pending.answerWith(afterWrite(plan, request));
     else if (plan.wrote && plan.fault === 'reset_after_write') answer = lostAnswer(response);
-    if (plan.place === undefined) return answer;
-    const ms = plan.delayMs ?? 0;
-    if (ms === 0) {
-      this.#held.free(plan.place);
+    const { held } = plan;
+    if (held === undefined) return answer;
+    if (held.ms === 0) {
+      this.#held.free(held.place);
       return answer;
     }
     // request.signal only now: on Node, reading it builds the whole web Request.
-    return this.#held.hold(plan.place, ms, request.signal).then(() => answer);
+    return this.#held.hold(held.place, held.ms, request.signal).then(() => answer);
   }
 }
 

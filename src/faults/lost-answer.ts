@@ -9,14 +9,15 @@ const lost = new WeakSet<Response>();
 
 /** Workers' stream of a declared length (absent on Node): the runtime sends it as Content-Length. */
 type FixedLengthStreamClass = new (length: number) => { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
-const FixedLength = (globalThis as { FixedLengthStream?: FixedLengthStreamClass }).FixedLengthStream;
 
 const RESET = 'The connection was reset (Sandbox-Simulate: reset_after_write).';
 
 /** The answer of a write whose connection drops: its head, then a body that fails. */
 export function lostAnswer(answer: Response): Response | Promise<Response> {
+  // Looked up as a write's answer is lost, which is rare: a test on Node can stand in for workerd's.
+  const FixedLength = (globalThis as { FixedLengthStream?: FixedLengthStreamClass }).FixedLengthStream;
   if (FixedLength === undefined) return erroringBody(answer);
-  return answer.arrayBuffer().then((bytes) => cutShort(answer, bytes.byteLength));
+  return answer.arrayBuffer().then((bytes) => cutShort(answer, new FixedLength(Math.max(bytes.byteLength, 1))));
 }
 
 /**
@@ -27,8 +28,7 @@ export function lostAnswer(answer: Response): Response | Promise<Response> {
  * line from compressing the JSON (Cloudflare's edge, and Miniflare's entry worker, which copies its
  * rule), which would turn it back into a chunked body that ends cleanly.
  */
-function cutShort(answer: Response, length: number): Response {
-  const { readable, writable } = new (FixedLength as FixedLengthStreamClass)(Math.max(length, 1));
+function cutShort(answer: Response, { readable, writable }: InstanceType<FixedLengthStreamClass>): Response {
   // Nothing is written: the head goes out, then the connection closes. workerd logs the reason.
   writable.abort(new TypeError(RESET)).catch(() => {});
   const headers = new Headers(answer.headers);

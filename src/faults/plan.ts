@@ -16,8 +16,8 @@ export class FaultPlan {
   header: string | undefined;
   /** Set once the request's write ran and succeeded (not a replay, not an error of its own). */
   wrote = false;
-  /** The place of a held answer (HeldAnswers), taken before the request runs. */
-  place: symbol | undefined;
+  /** A delay's place among the held answers (HeldAnswers), taken before the request runs, and its ms. */
+  held: { place: symbol; ms: number } | undefined;
   readonly #items: FaultRequest['items'];
 
   constructor(request: FaultRequest, source: string) {
@@ -40,10 +40,9 @@ export class FaultPlan {
    */
   succeeded(emitsEvents: boolean): void {
     this.wrote = true;
-    const fault = this.fault;
-    if (fault === 'api_error_after_write' || fault === 'reset_after_write' || (fault === 'duplicate_event' && emitsEvents)) {
-      this.#inEffect(true);
-    }
+    // rate_limited and api_error acted before anything ran; without a fault (a delay alone) the
+    // header is the same either way.
+    this.#inEffect(this.fault !== 'duplicate_event' || emitsEvents);
   }
 
   get duplicatesEvents(): boolean {

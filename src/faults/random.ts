@@ -32,17 +32,18 @@ export function parseRandomFaults(text: string): RandomFaults {
   let total = 0;
   for (const raw of text.split(',')) {
     const item = raw.trim();
-    const [fault = '', value = ''] = item.split('=', 2).map((part) => part.trim());
+    const [fault, value = ''] = item.split('=', 2).map((part) => part.trim());
     if (!(NAMES as readonly string[]).includes(fault)) {
       fail(`${item === '' ? 'an item is empty' : `${quoted(fault)} is not one of ${listOf(NAMES)}`}.${didYouMean(fault, NAMES)}`);
     }
     if (faults.some((entry) => entry.fault === fault)) fail(`${fault} is given twice.`);
-    const [fractionText = '', msText] = fault === 'delay' ? value.split(':', 2) : [value];
+    const [fractionText, msText] = fault === 'delay' ? value.split(':', 2) : [value];
     const fraction = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(fractionText) ? Number(fractionText) : Number.NaN;
     if (Number.isNaN(fraction)) fail(`the fraction of ${fault} must be a number from 0 to 1, not ${quoted(fractionText)}.`);
     const entry: RandomFault = { fault: fault as RandomFault['fault'], fraction };
     if (fault === 'delay') {
-      const ms = /^\d{1,5}$/.test(msText ?? '') ? Number(msText) : Number.NaN;
+      // Without a colon msText is undefined, which the test reads as "undefined": not a number.
+      const ms = /^\d{1,5}$/.test(msText) ? Number(msText) : Number.NaN;
       if (!(ms <= DELAY_MAX_MS))
         fail(`delay takes its milliseconds after the fraction (delay=0.05:1500), 0 to ${DELAY_MAX_MS}; received ${quoted(value)}.`);
       entry.delayMs = ms;
@@ -73,8 +74,7 @@ export class RandomFaultStream {
   constructor(faults: RandomFaults, seed: string) {
     this.#faults = faults;
     const key = new TextEncoder().encode(`waste-operations-sandbox/faults/v1\u0000${seed}`);
-    this.#state = new Uint32Array(4);
-    for (let i = 0; i < 4; i++) this.#state[i] = Math.floor(derivedFraction(key, `state#${i}`) * 2 ** 32);
+    this.#state = Uint32Array.from({ length: 4 }, (_, i) => Math.floor(derivedFraction(key, `state#${i}`) * 2 ** 32));
     // sfc32's own warm-up: the first words of a fresh state are the least mixed.
     for (let i = 0; i < 12; i++) this.#next();
   }

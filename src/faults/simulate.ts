@@ -37,7 +37,7 @@ export function parseSimulate(value: string): FaultRequest {
     const delay = DELAY_ITEM.exec(text);
     if (delay !== null) {
       if (delayMs !== undefined) throw invalid(value, 'it names two delays; send one');
-      delayMs = delayOf(delay[1] ?? '', value);
+      delayMs = delayOf(delay[1], value);
       items.push({ text, isDelay: true });
       continue;
     }

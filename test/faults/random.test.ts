@@ -3,7 +3,7 @@
 // faults; each fault comes at about its fraction; never on a request with its own Sandbox-Simulate;
 // only /v1 requests draw. In-process, where `npm run mutate` runs it too; the built server's
 // side (a bad value stops it at start, naming it) is test/faults/random-server.test.ts.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSandbox } from '../../src/index.js';
 // The faults the default seed draws for the first 24 /v1 requests under its SANDBOX_FAULTS: a
 // snapshot that changes only on purpose, the same on Workers (test/workers/faults.test.ts).
@@ -114,7 +114,32 @@ describe('SANDBOX_FAULTS', () => {
     ['delay=0.1:70000', /0 to 60000/],
     ['api_error=0.1,api_error=0.1', /api_error is given twice/],
     ['api_error=0.1,', /an item is empty/],
+    ['api_error=0.1, ', /an item is empty/],
+    ['api_error', /from 0 to 1, not ""/],
+    ['api_error=0.1:5', /from 0 to 1, not "0\.1:5"/],
+    ['api_error=-0.5', /from 0 to 1, not "-0\.5"/],
+    ['api_error=1.5', /from 0 to 1, not "1\.5"/],
+    ['api_error=10', /from 0 to 1, not "10"/],
+    ['delay=0.1:-5', /0 to 60000; received "0\.1:-5"/],
+    ['delay=0.1:1e3', /0 to 60000; received "0\.1:1e3"/],
+    ['delay=0.1:100.5', /0 to 60000; received "0\.1:100\.5"/],
   ];
+
+  // Fractions from 0 to 1 as decimals, a delay's milliseconds from 0 to 60000, spaces around the
+  // items and their parts ignored.
+  for (const value of [
+    'api_error=0',
+    'api_error=1.00',
+    'api_error=.25',
+    'api_error=0.125',
+    'delay=0.1:1500',
+    'delay=0.1:60000',
+    ' api_error = 0.5 , delay = 0.1:0 ',
+  ]) {
+    it(`createSandbox({ faults: ${JSON.stringify(value)} }) takes it`, () => {
+      expect(() => createSandbox({ faults: value })).not.toThrow();
+    });
+  }
 
   for (const [value, why] of bad) {
     it(`createSandbox({ faults: ${JSON.stringify(value)} }) throws, naming the option`, () => {
@@ -122,4 +147,47 @@ describe('SANDBOX_FAULTS', () => {
       expect(() => createSandbox({ faults: value })).toThrow(why);
     });
   }
+});
+
+describe('what each item reads as', () => {
+  it('spaces around an item and around its "=": the fault acts', async () => {
+    expect(await outcome(createSandbox({ faults: ' api_error = 1 ' }), '/v1/jobs?limit=1')).toBe('500 api_error');
+  });
+
+  it('a random delay holds its answer for its milliseconds', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const sandbox = createSandbox({ faults: 'delay=1:60000' });
+      // The sample data ready (/health draws no fault), so that the request runs at once.
+      expect((await sandbox.fetch(new Request('http://sandbox.test/health'))).status).toBe(200);
+      let answered: string | undefined;
+      void outcome(sandbox, '/v1/jobs?limit=1').then((line) => {
+        answered = line;
+      });
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(answered).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(answered).toBe('200 delay=60000');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('fractions that add up to 1 within a billionth are taken (decimals are not exact in binary); more is refused', () => {
+    expect(() => createSandbox({ faults: 'api_error=0.5,rate_limited=0.500000001' })).not.toThrow();
+    expect(() => createSandbox({ faults: 'api_error=0.5,rate_limited=0.500001' })).toThrow(/add up to 1\.000001, more than 1/);
+  });
+
+  it("a fault's share of [0, 1) holds its start and not its end", async () => {
+    // The default seed's first draw is exactly 59162858 / 2^32: at the end of a share of that
+    // size, it gets no fault; with a share one 2^-32 larger, it does.
+    expect(await outcome(createSandbox({ faults: 'api_error=0.0137749263085424900054931640625' }), '/v1/jobs?limit=1')).toBe('200 -');
+    expect(await outcome(createSandbox({ faults: 'api_error=0.01377492654137313365936279296875' }), '/v1/jobs?limit=1')).toBe(
+      '500 api_error',
+    );
+    // The start: a share of the same size after it gets the draw.
+    expect(
+      await outcome(createSandbox({ faults: 'rate_limited=0.0137749263085424900054931640625,api_error=0.5' }), '/v1/jobs?limit=1'),
+    ).toBe('500 api_error');
+  });
 });
