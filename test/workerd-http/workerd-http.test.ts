@@ -70,6 +70,36 @@ describe('error answers to POSTs over real HTTP', () => {
   });
 });
 
+describe('a variable that cannot be used', () => {
+  it("answers every request from the isolate's start with the 500 of the error shape naming it", async () => {
+    if (deployed === undefined) throw new Error('the Worker was not built');
+    const misconfigured = new Miniflare({
+      ...deployed.options({ SANDBOX_RATE_LIMIT: 'fast' }),
+      host: '127.0.0.1',
+      port: 0,
+      handleRuntimeStdio(out: Readable, err: Readable) {
+        out.resume();
+        err.resume();
+      },
+    });
+    try {
+      const at = (await misconfigured.ready).origin;
+      for (const path of ['/health', '/v1/jobs']) {
+        const response = await fetch(`${at}${path}`, { headers: { Authorization: `Bearer ${PUBLIC_KEY}` } });
+        const text = await response.text();
+        expect(response.status, text).toBe(500);
+        expect(response.headers.get('Content-Type')).toBe('application/json');
+        const { error } = JSON.parse(text) as { error: Record<string, string> };
+        expect(error).toMatchObject({ type: 'api_error', code: 'api_error', request_id: response.headers.get('Request-Id') });
+        // docs/workers.md: the message begins so, then says what the variable must be.
+        expect(error.message).toMatch(/^The sandbox is misconfigured: SANDBOX_RATE_LIMIT must be /);
+      }
+    } finally {
+      await misconfigured.dispose();
+    }
+  });
+});
+
 describe('the operator log: one JSON line per request', () => {
   it('method, path, status, ms, request id and the fault; never the key, a secret or a body', async () => {
     const json = { Authorization: `Bearer ${PUBLIC_KEY}`, 'Content-Type': 'application/json' };

@@ -1,9 +1,15 @@
 // Configuration from the Worker's variables (SANDBOX.md, "Configuration"): the same names and
 // meanings as on Node, read when the app is first built in an isolate.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { call, errorOf, PUBLIC_KEY } from './support/worker.js';
 
 const TEAM_KEY = 'svc_test_team_ci';
+/** docs/behaviour.md, "CORS": the headers exposed to a browser. */
+const EXPOSED = 'Request-Id, RateLimit-Policy, Retry-After, Idempotent-Replayed, Sandbox-Fault';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 const KEY_TABLE = [{ key: TEAM_KEY, account: 'A', scopes: ['jobs:read'] }];
 
 describe('Worker variables', () => {
@@ -43,5 +49,23 @@ describe('Worker variables', () => {
       message: expect.stringContaining('SANDBOX_RATE_LIMIT'),
       request_id: result.headers.get('Request-Id'),
     });
+  });
+
+  it('the 500 of such a value: its message, the default policy, CORS for a browser only, and the same message in the log', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const vars = { SANDBOX_RATE_LIMIT: 'fast' };
+    const plain = await call('/v1/jobs', { vars });
+    const browser = await call('/v1/jobs', { vars, headers: { Origin: 'https://app.example' } });
+    for (const result of [plain, browser]) {
+      expect(result.status, result.text).toBe(500);
+      // docs/workers.md: the message begins so, then says what the variable must be.
+      expect(errorOf(result).message).toMatch(/^The sandbox is misconfigured: SANDBOX_RATE_LIMIT must be /);
+      expect(result.headers.get('RateLimit-Policy')).toBe('25;w=1');
+    }
+    expect(plain.headers.get('Access-Control-Allow-Origin')).toBeNull();
+    expect(plain.headers.get('Access-Control-Expose-Headers')).toBeNull();
+    expect(browser.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(browser.headers.get('Access-Control-Expose-Headers')).toBe(EXPOSED);
+    expect(logged.mock.calls).toEqual([[errorOf(plain).message], [errorOf(browser).message]]);
   });
 });

@@ -1,6 +1,9 @@
 // /openapi.json, /docs, /docs/errors and Swagger UI's files on Workers: the files come from
 // Workers Static Assets through the ASSETS binding, so the reference page works offline there too.
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import worker from '../../src/worker.js';
 import { call } from './support/worker.js';
 
 describe('docs on Workers', () => {
@@ -38,5 +41,23 @@ describe('docs on Workers', () => {
     const result = await call('/docs/errors', { key: null });
     expect(result.status).toBe(200);
     expect(result.text).toContain('<section id="idempotency_conflict">');
+  });
+
+  it("a file the static assets lack is the API's 404, not the assets' own error page", async () => {
+    // Static assets without Swagger UI's files (a deploy that skipped the [build] step). The app
+    // of a configuration is kept in the isolate, so a limit no other test uses builds one with them.
+    const lacking = { fetch: async () => new Response('no such asset', { status: 404 }) } as unknown as Fetcher;
+    const ctx = createExecutionContext();
+    const request = new Request('https://sandbox.example/docs/swagger-ui.css');
+    const response = await worker.fetch(
+      request as Parameters<typeof worker.fetch>[0],
+      { ...env, ASSETS: lacking, SANDBOX_RATE_LIMIT: '9973' },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    const text = await response.text();
+    expect(response.status, text).toBe(404);
+    expect(response.headers.get('Content-Type')).toBe('application/json');
+    expect(JSON.parse(text)).toMatchObject({ error: { code: 'resource_missing' } });
   });
 });

@@ -2,13 +2,19 @@
 // Worker, with the state held by the key's Durable Object, not by the isolate that answered.
 import { listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.js';
 import { MemoryIdempotencyStore } from '../../src/idempotency/memory-store.js';
-import { IDEMPOTENCY_TTL_MS, type IdempotencyStore } from '../../src/idempotency/store.js';
-import type { IdempotencyObject, IdempotencyRow } from '../../src/worker/idempotency-object.js';
-import { DurableObjectIdempotencyStore, idempotencyObjectName } from '../../src/worker/idempotency-store.js';
+import type { IdempotencyStore } from '../../src/idempotency/store.js';
+import { IdempotencyObject, type IdempotencyRow } from '../../src/worker/idempotency-object.js';
+import { DurableObjectIdempotencyStore } from '../../src/worker/idempotency-store.js';
+import { idempotencyObjectNameOf, sha256Hex } from './support/object-names.js';
 import { call, errorOf, JOBS_KEY, PUBLIC_KEY, uniqueKey } from './support/worker.js';
+
+/** SANDBOX.md, "Idempotency": a key is kept 24 hours. */
+const KEPT_MS = 24 * 60 * 60 * 1000;
+/** docs/workers.md: a claim whose request never finished stops blocking its key after 60 seconds. */
+const LEASE_MS = 60 * 1000;
 
 interface SampleSite {
   id: string;
@@ -33,25 +39,16 @@ function jobBody(type = 'ci_pickup') {
 /** The address Cloudflare's edge names this suite's client by: the public keys are shared, so it counts. */
 const CLIENT = { 'CF-Connecting-IP': '203.0.113.50' };
 
-function postJob(idempotencyKey: string, body: unknown, key = PUBLIC_KEY) {
-  return call('/v1/jobs', { method: 'POST', key, body, headers: { 'Idempotency-Key': idempotencyKey, ...CLIENT } });
+function postJob(idempotencyKey: string, body: unknown, key = PUBLIC_KEY, client = CLIENT) {
+  return call('/v1/jobs', { method: 'POST', key, body, headers: { 'Idempotency-Key': idempotencyKey, ...client } });
 }
 
 /**
- * The Durable Object that holds an Idempotency-Key of a shared API key for CLIENT's address (scoped
- * as src/http/idempotency.ts scopes it; test/workers/tenants.test.ts checks the scoping itself).
+ * The Durable Object that holds an Idempotency-Key of a shared API key for a client's address
+ * (named as docs/workers.md says; test/workers/tenants.test.ts checks the scoping itself).
  */
-async function objectOf(apiKey: string, idempotencyKey: string): Promise<DurableObjectStub<IdempotencyObject>> {
-  return env.IDEMPOTENCY.getByName(await idempotencyObjectName(`${apiKey}\u0000${CLIENT['CF-Connecting-IP']}\u0000${idempotencyKey}`));
-}
-
-/**
- * What the object keeps of a request's fingerprint: its SHA-256 in lower-case hex (64
- * characters), computed here with Web Crypto rather than by the code under test.
- */
-async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+async function objectOf(apiKey: string, idempotencyKey: string, client = CLIENT): Promise<DurableObjectStub<IdempotencyObject>> {
+  return env.IDEMPOTENCY.getByName(await idempotencyObjectNameOf([apiKey, client['CF-Connecting-IP'], idempotencyKey]));
 }
 
 async function rowsOf(stub: DurableObjectStub<IdempotencyObject>): Promise<IdempotencyRow[]> {
@@ -122,7 +119,7 @@ describe('POST with an Idempotency-Key through the Worker', () => {
       body: first.text,
     });
     const { expires_at: expiresAt } = rows[0] as IdempotencyRow;
-    expect(Math.abs(expiresAt - (Date.now() + IDEMPOTENCY_TTL_MS))).toBeLessThan(60_000);
+    expect(Math.abs(expiresAt - (Date.now() + KEPT_MS))).toBeLessThan(60_000);
     const alarm = await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
     expect(alarm).toBe(expiresAt);
   });
@@ -175,6 +172,19 @@ describe('POST with an Idempotency-Key through the Worker', () => {
     expect(second.status, second.text).toBe(409);
     expect(errorOf(second)).toMatchObject({ code: 'idempotency_conflict', param: 'Idempotency-Key' });
     expect(errorOf(second).message).toMatch(/still being processed/);
+  });
+
+  it('answers only once the answer is stored: one its object could not store is a 500, not the success', async () => {
+    // The key's object fails to store the answer (it runs in this isolate, so its class can be spied on).
+    vi.spyOn(IdempotencyObject.prototype, 'complete').mockRejectedValue(new Error('storage unavailable'));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const result = await postJob(uniqueKey('unstored'), jobBody());
+      expect(result.status, result.text).toBe(500);
+      expect(errorOf(result)).toMatchObject({ type: 'api_error', code: 'api_error' });
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('does not store a 400: the retry with a fixed body runs', async () => {
@@ -231,6 +241,101 @@ describe('retention', () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await rowsOf(stub)).toHaveLength(1);
     expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).not.toBeNull();
+  });
+});
+
+describe('on a clock the test moves', () => {
+  // Date is faked in this isolate, where the Worker's Durable Objects run too: the object reads the
+  // test's time, so a lease and a day pass at once, to the millisecond. Alarms keep the platform's
+  // real clock (runDurableObjectAlarm runs one now), so the clock starts at the real time and an
+  // alarm it sets is in the future for both. Each test has a client address of its own: a bucket
+  // that saw the clock jump ahead would refuse requests once it is real again.
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function freezeClock(): number {
+    const now = vi.getRealSystemTime();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(now);
+    return now;
+  }
+
+  function newClient(): { 'CF-Connecting-IP': string } {
+    const groups = Array.from(crypto.getRandomValues(new Uint16Array(6)), (group) => group.toString(16));
+    return { 'CF-Connecting-IP': `2001:db8:${groups.join(':')}` };
+  }
+
+  const alarmOf = (stub: DurableObjectStub<IdempotencyObject>) => runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
+
+  it('a claim whose request never finished blocks its key for 60 seconds, then the key runs anew', async () => {
+    const client = newClient();
+    const key = uniqueKey('lease');
+    const claimedAt = freezeClock();
+    // The request that claimed the key vanished (its isolate killed mid-request): nothing will
+    // complete or release the claim.
+    const stub = await objectOf(PUBLIC_KEY, key, client);
+    expect(await stub.claim(await sha256Hex(requestFingerprint('POST', '/v1/jobs', jobBody())))).toEqual({ state: 'new' });
+
+    vi.setSystemTime(claimedAt + LEASE_MS - 1);
+    const blocked = await postJob(key, jobBody(), PUBLIC_KEY, client);
+    expect(blocked.status, blocked.text).toBe(409);
+    expect(errorOf(blocked)).toMatchObject({ code: 'idempotency_conflict', param: 'Idempotency-Key' });
+    expect(errorOf(blocked).message).toMatch(/still being processed/);
+
+    vi.setSystemTime(claimedAt + LEASE_MS);
+    const anew = await postJob(key, jobBody(), PUBLIC_KEY, client);
+    expect(anew.status, anew.text).toBe(201);
+    expect(anew.headers.get('Idempotent-Replayed')).toBeNull();
+    // Its answer is the key's now, kept 24 hours from then.
+    expect(await rowsOf(stub)).toEqual([
+      {
+        fingerprint: await sha256Hex(requestFingerprint('POST', '/v1/jobs', jobBody())),
+        status: 201,
+        body: anew.text,
+        expires_at: claimedAt + LEASE_MS + KEPT_MS,
+      },
+    ]);
+    expect(await alarmOf(stub)).toBe(claimedAt + LEASE_MS + KEPT_MS);
+  });
+
+  it("the claim's alarm deletes it at the lease's end, and an alarm a millisecond early sets itself again", async () => {
+    const claimedAt = freezeClock();
+    const stub = await objectOf(PUBLIC_KEY, uniqueKey('lease-alarm'), newClient());
+    expect(await stub.claim(await sha256Hex('a fingerprint'))).toEqual({ state: 'new' });
+    expect(await alarmOf(stub)).toBe(claimedAt + LEASE_MS);
+
+    vi.setSystemTime(claimedAt + LEASE_MS - 1);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await rowsOf(stub)).toHaveLength(1);
+    expect(await alarmOf(stub)).toBe(claimedAt + LEASE_MS);
+
+    vi.setSystemTime(claimedAt + LEASE_MS);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await rowsOf(stub)).toEqual([]);
+    expect(await alarmOf(stub)).toBeNull();
+  });
+
+  it('keeps an answer 24 hours: replayed a millisecond before, run anew at 24 hours', async () => {
+    const client = newClient();
+    const key = uniqueKey('kept');
+    const answeredAt = freezeClock();
+    const first = await postJob(key, jobBody(), PUBLIC_KEY, client);
+    expect(first.status, first.text).toBe(201);
+    const stub = await objectOf(PUBLIC_KEY, key, client);
+    expect((await rowsOf(stub)).map((row) => row.expires_at)).toEqual([answeredAt + KEPT_MS]);
+    expect(await alarmOf(stub)).toBe(answeredAt + KEPT_MS);
+
+    vi.setSystemTime(answeredAt + KEPT_MS - 1);
+    const replay = await postJob(key, jobBody(), PUBLIC_KEY, client);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.text).toBe(first.text);
+
+    vi.setSystemTime(answeredAt + KEPT_MS);
+    const anew = await postJob(key, jobBody(), PUBLIC_KEY, client);
+    expect(anew.status, anew.text).toBe(201);
+    expect(anew.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(anew.text).not.toBe(first.text);
   });
 });
 

@@ -2,8 +2,8 @@
 // simulation"): counters per API key and client address held by Durable Objects.
 import { listDurableObjectIds } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
-import { rateLimitObjectName } from '../../src/worker/rate-limiter.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { rateLimitObjectNameOf } from './support/object-names.js';
 import { call, type CallOptions, type CallResult, errorOf, PUBLIC_KEY, READONLY_KEY } from './support/worker.js';
 
 /** A small limit: a burst of LIMIT + 1 requests overdraws the bucket. */
@@ -57,6 +57,10 @@ function expectRateLimited(result: CallResult, policy: string): void {
   });
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('rate limit per API key and client address', () => {
   it('answers 429 rate_limited with Retry-After to the request after the limit', async () => {
     const results = await withinOneRefill((address) => burst(address, LIMIT + 1));
@@ -87,7 +91,7 @@ describe('rate limit per API key and client address', () => {
   it('keeps each bucket in a Durable Object of its own', async () => {
     const { address, decisions, after } = await withinOneRefill(async (address) => {
       await get(address);
-      const stub = env.RATE_LIMITS.getByName(await rateLimitObjectName(`Bearer ${PUBLIC_KEY}\u0000${address}`));
+      const stub = env.RATE_LIMITS.getByName(await rateLimitObjectNameOf(`Bearer ${PUBLIC_KEY}`, address));
       // The object counts on its own: the request above took one of its LIMIT tokens.
       const decisions = [];
       for (let i = 0; i < LIMIT; i++) decisions.push(await stub.take(LIMIT));
@@ -95,14 +99,14 @@ describe('rate limit per API key and client address', () => {
     });
     expect(decisions.map((decision) => decision.allowed)).toEqual([...Array(LIMIT - 1).fill(true), false]);
     expect(after.status).toBe(429);
-    const stub = env.RATE_LIMITS.getByName(await rateLimitObjectName(`Bearer ${PUBLIC_KEY}\u0000${address}`));
+    const stub = env.RATE_LIMITS.getByName(await rateLimitObjectNameOf(`Bearer ${PUBLIC_KEY}`, address));
     const ids = (await listDurableObjectIds(env.RATE_LIMITS)).map((id) => id.toString());
     expect(ids).toContain(stub.id.toString());
   });
 
   it('is off with SANDBOX_RATE_LIMIT=off: no bucket is consulted, and the policy header shows the default', async () => {
     const bucketOf = async (address: string) =>
-      env.RATE_LIMITS.getByName(await rateLimitObjectName(`Bearer ${PUBLIC_KEY}\u0000${address}`)).id.toString();
+      env.RATE_LIMITS.getByName(await rateLimitObjectNameOf(`Bearer ${PUBLIC_KEY}`, address)).id.toString();
     const objects = async () => (await listDurableObjectIds(env.RATE_LIMITS)).map((id) => id.toString());
     const address = newAddress();
     const results: CallResult[] = [];
@@ -115,6 +119,20 @@ describe('rate limit per API key and client address', () => {
     const limitedAddress = newAddress();
     expect((await get(limitedAddress, { vars: { SANDBOX_RATE_LIMIT: '1' } })).status).toBe(200);
     expect(await objects()).toContain(await bucketOf(limitedAddress));
+  });
+
+  it('a live bucket takes a changed SANDBOX_RATE_LIMIT at once: a full bucket of the new size', async () => {
+    // Date frozen (it runs the objects' buckets too, in this isolate): no token comes back between
+    // the requests, however long they take.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(vi.getRealSystemTime());
+    const address = newAddress();
+    const statuses = async (limit: string, count: number) => {
+      const results = await burst(address, count, { vars: { SANDBOX_RATE_LIMIT: limit } });
+      return results.map((result) => result.status);
+    };
+    expect(await statuses('1', 2)).toEqual([200, 429]);
+    expect(await statuses('3', 4)).toEqual([200, 200, 200, 429]);
   });
 
   it('uses the SANDBOX.md policy 25;w=1 by default, on every response', async () => {

@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.js';
-import { idempotencyObjectName } from '../../src/worker/idempotency-store.js';
+import { idempotencyObjectNameOf, sha256Hex } from './support/object-names.js';
 import { type CallOptions, type CallResult, call, errorOf, PUBLIC_KEY, uniqueKey } from './support/worker.js';
 
 const STRANGERS = ['198.51.100.2', '198.51.100.3', '2001:db8::4'] as const;
@@ -49,12 +49,9 @@ describe('three strangers on the public key (CF-Connecting-IP)', () => {
   it("one stranger's request in flight is no 409 for another", async () => {
     const key = uniqueKey('in-flight');
     // The first stranger's request is running: its Durable Object holds the claim.
-    const theirs = env.IDEMPOTENCY.getByName(await idempotencyObjectName(`${PUBLIC_KEY}\u0000${FIRST}\u0000${key}`));
+    const theirs = env.IDEMPOTENCY.getByName(await idempotencyObjectNameOf([PUBLIC_KEY, FIRST, key]));
     const fingerprint = requestFingerprint('POST', '/v1/webhook_endpoints', TRY_IT);
-    const digest = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(fingerprint))), (byte) =>
-      byte.toString(16).padStart(2, '0'),
-    ).join('');
-    expect(await theirs.claim(digest)).toEqual({ state: 'new' });
+    expect(await theirs.claim(await sha256Hex(fingerprint))).toEqual({ state: 'new' });
     const own = await create(FIRST, key);
     expect(own.status, own.text).toBe(409);
     expect(errorOf(own).message).toMatch(/still being processed/);
