@@ -360,3 +360,58 @@ describe('metadata (POST and PATCH /v1/clients)', () => {
     expectMessage(result, 'Invalid metadata.count: must be a string, or null to remove the key; received 5.');
   });
 });
+
+describe('the words of the other input rules (docs/behaviour.md: a 400 says what the rule is)', () => {
+  const site = (address: Record<string, string>) => ({
+    client: unknownId('cli'),
+    name: 'Yard',
+    address: { line1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', ...address },
+  });
+
+  it('a container weight below 0', async () => {
+    const app = writesApp();
+    const container = await findSample<{ id: string }>(app, '/v1/containers');
+    const result = await send(app, 'PATCH', `/v1/containers/${container.id}`, { body: { weight_lb: -1 } });
+    expectError(result, invalid('weight_lb'));
+    expectMessage(result, 'Invalid weight_lb: must be a whole number of pounds, 0 or more; received -1.');
+  });
+
+  it('a state that is no US postal code, with the code it may have meant', async () => {
+    const result = await send(writesApp(), 'POST', '/v1/sites', { body: site({ state: 'tx' }) });
+    expectError(result, invalid('address.state'));
+    expectMessage(
+      result,
+      'Invalid address.state: must be a US state or territory postal code such as TX; received "tx". Did you mean "TX"?',
+    );
+  });
+
+  it('a ZIP code with a sixth digit', async () => {
+    const result = await send(writesApp(), 'POST', '/v1/sites', { body: site({ postal_code: '787011' }) });
+    expectError(result, invalid('address.postal_code'));
+    expectMessage(result, 'Invalid address.postal_code: must be a ZIP code (12345 or 12345-6789); received "787011".');
+  });
+
+  it.each([
+    [[1], 'waste_codes[0]', 'must be a waste code such as D001, as a string; received 1.'],
+    ['D001', 'waste_codes', 'must be an array of waste codes such as ["D001", "F005"]; received "D001".'],
+    [[], 'waste_codes', 'must list at least one waste code; received an empty array.'],
+  ])('waste_codes %j', async (waste_codes, param, words) => {
+    const result = await send(writesApp(), 'POST', '/v1/waste_profiles', {
+      body: { client: unknownId('cli'), name: 'Spent solvents', waste_codes },
+    });
+    expectError(result, invalid(param));
+    expectMessage(result, `Invalid ${param}: ${words}`);
+  });
+
+  it.each([
+    [[1], 'events[0]', 'must be an event type such as job.created, as a string; received 1.'],
+    ['job.created', 'events', 'must be an array of event types such as ["job.created"], or ["*"] for all; received "job.created".'],
+    [[], 'events', 'must list at least one event type, or be ["*"] for all; received an empty array.'],
+  ])('events %j', async (events, param, words) => {
+    const result = await send(writesApp(), 'POST', '/v1/webhook_endpoints', {
+      body: { url: 'https://example.com/webhooks/waste-ops', events },
+    });
+    expectError(result, invalid(param));
+    expectMessage(result, `Invalid ${param}: ${words}`);
+  });
+});
