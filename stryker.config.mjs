@@ -216,10 +216,11 @@ export default {
   coverageAnalysis: 'perTest',
   mutate: MEASURED,
   ignorePatterns: ['coverage', 'reports', '.wrangler', 'test-results', '*.tgz', 'test/.readme-examples', 'test/.typed-client'],
-  // Static mutants (constants and schemas built as modules load) would each need the whole suite
-  // run with the sources loaded again: 1,543 of them in src/http, src/webhooks, src/resources and
-  // the store, 25 hours here. They are left out (reported as ignored); the reference's own
-  // transcription in test/reference holds those constants instead (docs/operations.md).
+  // Static mutants (what a module declares as it loads: endpoint definitions, tables, constants)
+  // each need the whole suite run with the sources loaded again, about a minute here. They are
+  // left out (reported as ignored: 648 with the equivalent ones); tests written from the reference
+  // and the docs hold those values instead (test/reference, test/constants). The schemas are no
+  // longer among them: each test builds the ones it uses (test/mutate-setup.ts).
   ignoreStatic: true,
   incremental: true,
   incrementalFile: '.stryker/incremental.json',
@@ -228,8 +229,10 @@ export default {
   timeoutMS: 20_000,
   reporters: ['clear-text', 'progress', 'html'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
-  // The recorded score of MEASURED (docs/operations.md): a new surviving mutant fails the run.
-  thresholds: { high: 100, low: 85, break: 100 },
+  // The score reached over MEASURED (docs/operations.md, "The whole request path"): 87.92% on
+  // 2026-11-28, 98.6% of the triaged parts and 53.7% of the edge, the Node server and the
+  // configuration, not triaged yet (issue #37). A drop fails the run; raise it as they are.
+  thresholds: { high: 95, low: 85, break: 87 },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
 };
