@@ -127,6 +127,13 @@ const EQUIVALENT = [
     reason:
       "`\"Stryker was here!\"` for the fallback: it is taken only on a path without `{id}` (lists, creates), and the handlers of those paths never read `id`; the eight that do (get, the five updates, cancel, delete) have `{id}` in their path, where Hono always gives it. Nothing else reads the input's id: not the pinned clock's material (key, method, target, body, Idempotency-Key), not the request log",
   },
+  {
+    file: 'src/pipeline/idempotency.ts',
+    line: 'if (!outcome.replayed && answered !== undefined) return answered;',
+    mutator: 'all',
+    reason:
+      "speed only: the handler's Response and the one made from the stored text carry the same status, body (the text stored is the reply's JSON), Request-Id and Sandbox-Fault; `if (false)` makes it again, `if (true)` and `!outcome.replayed` made true return the first run's answer, which is the one stored, and `answered !== undefined` made true returns undefined only when next() gave none, which a handler never does. Reusing it saves about 10 µs of a keyed create (measured in-process against the version that made it again)",
+  },
 ];
 
 /** The line (1-based) of a rule's text in a file's code; it must be on exactly one line. */
