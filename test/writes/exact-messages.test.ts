@@ -294,12 +294,24 @@ describe('a GET by ID that finds nothing', () => {
       '/v1/waste_profiles/prof_ZZZZZZZZZZZZZZ',
       `No such waste profile: "prof_ZZZZZZZZZZZZZZ".${keptNothing('waste profile', 'waste_profiles')}`,
     ],
+    ['/v1/sites/site_ZZZZZZZZZZZZZZ', `No such site: "site_ZZZZZZZZZZZZZZ".${keptNothing('site', 'sites')}`],
+    ['/v1/jobs/job_ZZZZZZZZZZZZZZ', `No such job: "job_ZZZZZZZZZZZZZZ".${keptNothing('job', 'jobs')}`],
+    ['/v1/manifests/man_ZZZZZZZZZZZZZZ', `No such manifest: "man_ZZZZZZZZZZZZZZ".${keptNothing('manifest', 'manifests')}`],
     ['/v1/clients/cli_x', 'No such client: "cli_x".'],
+    // Invoices and events come from the platform, never from a POST here: the plain words.
+    ['/v1/invoices/inv_ZZZZZZZZZZZZZZ', 'No such invoice: "inv_ZZZZZZZZZZZZZZ".'],
+    ['/v1/events/evt_ZZZZZZZZZZZZZZ', 'No such event: "evt_ZZZZZZZZZZZZZZ".'],
     ['/v1/containers/cont_ZZZZZZZZZZZZZZ', 'No such container: "cont_ZZZZZZZZZZZZZZ".'],
   ])('GET %s: 404 on id, in these words', async (path, message) => {
     const result = await send(writesApp(), 'GET', path);
     expectError(result, notFound('id'));
     expectMessage(result, message);
+  });
+
+  it('DELETE /v1/webhook_endpoints/we_…: the same words (the only way to name an endpoint by ID)', async () => {
+    const result = await send(writesApp(), 'DELETE', '/v1/webhook_endpoints/we_ZZZZZZZZZZZZZZ');
+    expectError(result, notFound('id'));
+    expectMessage(result, `No such webhook endpoint: "we_ZZZZZZZZZZZZZZ".${keptNothing('webhook endpoint', 'webhook_endpoints')}`);
   });
 });
 
