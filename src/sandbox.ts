@@ -115,22 +115,20 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const onEvent = options.onEvent;
   /** Events emitted for later (duplicate_event), which deliveries() waits for too. */
   const waiting = new Set<Promise<void>>();
-  const events: EventSink | null =
-    onEvent === undefined && dispatcher === undefined
-      ? null
-      : {
-          emit(event, afterMs = 0) {
-            if (afterMs === 0) {
-              onEvent?.(JSON.parse(event.body) as SandboxEvent);
-              return dispatcher?.emit(event);
-            }
-            // The second delivery of duplicate_event: onEvent is told again, as a receiver is.
-            const later = new Promise<void>((resolve) => setTimeout(resolve, afterMs)).then(() => events?.emit(event));
-            const tracked: Promise<void> = later.finally(() => waiting.delete(tracked));
-            waiting.add(tracked);
-            return tracked;
-          },
-        };
+  const sink: EventSink = {
+    emit(event, afterMs = 0) {
+      if (afterMs === 0) {
+        onEvent?.(JSON.parse(event.body) as SandboxEvent);
+        return dispatcher?.emit(event);
+      }
+      // The second delivery of duplicate_event: onEvent is told again, as a receiver is.
+      const later = new Promise<void>((resolve) => setTimeout(resolve, afterMs)).then(() => sink.emit(event));
+      const tracked: Promise<void> = later.finally(() => waiting.delete(tracked));
+      waiting.add(tracked);
+      return tracked;
+    },
+  };
+  const events = onEvent === undefined && dispatcher === undefined ? null : sink;
   const app = createApp(config, {
     docsAssets: nodeDocsAssets(),
     events,
@@ -158,8 +156,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 }
 
 /** createSandbox's clientAddress as the app takes it, or a ConfigError naming the option. */
-function clientAddressOf(option: SandboxOptions['clientAddress']): (c: Context<SandboxEnv>) => string {
-  if (option === undefined) return () => FIXED_ADDRESS;
+function clientAddressOf(option: SandboxOptions['clientAddress'] = FIXED_ADDRESS): (c: Context<SandboxEnv>) => string {
   if (typeof option === 'function') return (c) => option(c.req.raw);
   if (typeof option === 'string' && option.trim() !== '') return () => option;
   throw new ConfigError(

@@ -23,7 +23,8 @@ const Key = z.string().superRefine((key, ctx) => {
 const Scopes = z.unknown().transform((scopes, ctx): readonly Scope[] => {
   if (scopes === '*') return SCOPES;
   if (!Array.isArray(scopes)) {
-    const wrap = typeof scopes === 'string' && (SCOPES as readonly string[]).includes(scopes) ? ` Put it in an array: ["${scopes}"].` : '';
+    // Only a string is one of the scopes: one scope alone, to be put in an array.
+    const wrap = (SCOPES as readonly unknown[]).includes(scopes) ? ` Put it in an array: ["${scopes}"].` : '';
     ctx.addIssue({
       code: 'custom',
       message: `must be "*" (every scope) or an array of scopes, each ${ALLOWED_SCOPE}`,
@@ -32,7 +33,7 @@ const Scopes = z.unknown().transform((scopes, ctx): readonly Scope[] => {
     return z.NEVER;
   }
   scopes.forEach((scope: unknown, position) => {
-    if (typeof scope !== 'string' || !(SCOPES as readonly string[]).includes(scope)) {
+    if (!(SCOPES as readonly unknown[]).includes(scope)) {
       ctx.addIssue({ code: 'custom', path: [position], message: `must be ${ALLOWED_SCOPE}`, params: { choices: SCOPES } });
     }
   });

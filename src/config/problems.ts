@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { choicesOf, didYouMean, expectation, receivedOf, shownName } from '../http/messages.js';
 import { formatParam, valueAt } from '../http/validation.js';
 import { KEY_FIELDS } from './key-table.js';
-import type { SettingName } from './settings.js';
+import { type SettingName, Settings } from './settings.js';
 
 /** A configuration problem: the server exits 2 with it, createSandbox throws it, a Worker answers it. */
 export class ConfigError extends TypeError {
@@ -15,53 +15,48 @@ export class ConfigError extends TypeError {
   }
 }
 
-/** How one way in names a setting (and, below it, a field): `--webhook-url`, `SANDBOX_WEBHOOK_URL`. */
+/**
+ * How one way in names a setting, and a field below it (the path under the setting, empty for the
+ * setting itself): `--webhook-url`, `SANDBOX_WEBHOOK_URL`, `createSandbox({ webhook: { url } })`.
+ */
 export interface Naming {
-  of(setting: SettingName, field: string | undefined): string;
-  /** The whole of it, for an unknown setting: `createSandbox`. */
-  root: string;
+  of(setting: SettingName, field: readonly PropertyKey[]): string;
 }
 
-/** The first issue, in words; `knownFields` lists what an object at its path takes (for an unknown one). */
-export function describeIssue(
-  first: z.core.$ZodIssue,
-  input: unknown,
-  naming: Naming,
-  knownFields: (path: readonly PropertyKey[]) => readonly string[],
-): string {
+/**
+ * The first issue, in words. An unknown setting never gets here: each way in names only known ones
+ * (createSandbox refuses an unknown option before, src/config/sources.ts); an unknown field of a
+ * setting that is an object does.
+ */
+export function describeIssue(first: z.core.$ZodIssue, input: unknown, naming: Naming): string {
   const issue = closestBranch(first);
   const [setting, ...rest] = issue.path as [SettingName, ...PropertyKey[]];
   const params = (issue.code === 'custom' ? issue.params : undefined) as { whole?: boolean; hint?: string } | undefined;
   const sent = valueAt(input, issue.path);
-  if (setting === 'keys') return keyTableProblem(naming.of('keys', undefined), issue, rest, sent, params);
+  if (setting === 'keys') return keyTableProblem(naming.of('keys', []), issue, rest, sent, params);
 
+  const name = naming.of(setting, rest);
   if (issue.code === 'unrecognized_keys') {
     const key = String(issue.keys[0]);
-    const known = knownFields(issue.path);
-    const where = setting === undefined ? naming.root : naming.of(setting, rest.length === 0 ? undefined : formatParam(rest));
-    return `${where}: unknown ${setting === undefined ? 'option' : 'field'} ${shownName(key)}.${didYouMean(key, known)} ${setting === undefined ? 'The options are' : 'It takes'} ${known.join(', ')}.`;
+    const known = Object.keys((Settings.shape[setting] as unknown as z.ZodOptional<z.ZodObject>).unwrap().shape);
+    return `${name}: unknown field ${shownName(key)}.${didYouMean(key, known)} It takes ${known.join(', ')}.`;
   }
-  const name = naming.of(setting, rest.length === 0 ? undefined : formatParam(rest));
   if (!sent.found) return `${name} is missing.`;
   if (params?.whole) return `${name} ${issue.message}`;
   return `${name} ${expectation(issue, sent.value)}; received ${receivedOf(issue, sent.value)}.${didYouMean(sent.value, choicesOf(issue))}${params?.hint ?? ''}`;
 }
 
 /**
- * Of a union's branches, the one the value came closest to: the issue deepest in the value, or one
- * that is not about its type. When no branch stands out, the union's own words ('*' or a list).
+ * Of a union's branches, the first that took the value's type and found something else wrong (a
+ * list too short, an item not allowed: an issue below the value, or not about its type), which
+ * says more than the union's own words ('*' or a list); else those words.
  */
 function closestBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   if (issue.code !== 'invalid_union') return issue;
-  const score = (candidate: z.core.$ZodIssue) =>
-    candidate.path.length * 2 + (candidate.code === 'invalid_type' || candidate.code === 'invalid_value' ? 0 : 1);
-  let best: z.core.$ZodIssue | undefined;
-  for (const branch of issue.errors) {
-    const first = branch[0];
-    if (first !== undefined && (best === undefined || score(first) > score(best))) best = first;
-  }
-  if (best === undefined || score(best) === 0) return issue;
-  return closestBranch({ ...best, path: [...issue.path, ...best.path] });
+  const telling = issue.errors
+    .flat()
+    .find((candidate) => candidate.path.length > 0 || (candidate.code !== 'invalid_type' && candidate.code !== 'invalid_value'));
+  return telling === undefined ? issue : closestBranch({ ...telling, path: [...issue.path, ...telling.path] });
 }
 
 function keyTableProblem(

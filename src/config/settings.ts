@@ -29,7 +29,7 @@ const Clock = z.unknown().transform((value, ctx): Date => {
   if (value instanceof Date && !Number.isNaN(value.getTime())) return new Date(Math.floor(value.getTime() / 1000) * 1000);
   const time = typeof value === 'string' ? parsePinnedTime(value.trim()) : undefined;
   if (time !== undefined) return time;
-  ctx.addIssue({ code: 'custom', message: pinnedTimeRule(typeof value === 'string' ? value : String(value)), params: { whole: true } });
+  ctx.addIssue({ code: 'custom', message: pinnedTimeRule(String(value)), params: { whole: true } });
   return z.NEVER;
 });
 
@@ -47,7 +47,7 @@ const WebhookUrl = z
           ? 'must not carry a user name or password (receivers check the signature instead)'
           : undefined;
     if (problem === undefined) return (url as URL).href;
-    ctx.addIssue({ code: 'custom', message: problem });
+    ctx.addIssue(problem);
     return z.NEVER;
   });
 

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { SandboxConfig } from './sandbox-config.js';
 import { didYouMean, shownName } from '../http/messages.js';
+import { formatParam } from '../http/validation.js';
 import { ConfigError, describeIssue, type Naming } from './problems.js';
 import { EXAMPLE_TABLE } from './key-table.js';
 import { SETTING_NAMES, type SettingName, Settings, type SettingsInput, withDefaults } from './settings.js';
@@ -34,15 +35,19 @@ const VARIABLE_OF_SETTING: Record<Exclude<SettingName, 'webhook'>, Variable> = {
   clock: 'SANDBOX_CLOCK',
   faults: 'SANDBOX_FAULTS',
 };
-const WEBHOOK_VARIABLES: Record<string, Variable> = {
+const WEBHOOK_VARIABLES: Record<'url' | 'secret' | 'events', Variable> = {
   url: 'SANDBOX_WEBHOOK_URL',
   secret: 'SANDBOX_WEBHOOK_SECRET',
   events: 'SANDBOX_WEBHOOK_EVENTS',
 };
 
-function variableOf(setting: SettingName, field: string | undefined): Variable {
+/**
+ * The variable of a setting, or of a webhook's field: a webhook read from text always has its url,
+ * so a problem of it is one of its fields.
+ */
+function variableOf(setting: SettingName, field: readonly PropertyKey[]): Variable {
   if (setting !== 'webhook') return VARIABLE_OF_SETTING[setting];
-  return WEBHOOK_VARIABLES[field?.match(/^\w+/)?.[0] ?? 'url'] ?? 'SANDBOX_WEBHOOK_URL';
+  return WEBHOOK_VARIABLES[field[0] as keyof typeof WEBHOOK_VARIABLES];
 }
 
 /**
@@ -52,23 +57,18 @@ function variableOf(setting: SettingName, field: string | undefined): Variable {
  */
 export function readText(sources: ConfigSources, flagged: ReadonlySet<Variable> = new Set()): SandboxConfig {
   const nameOf = (variable: Variable) => (flagged.has(variable) ? VARIABLES[variable] : variable);
-  const naming: Naming = { of: (setting, field) => nameOf(variableOf(setting, field)), root: 'the configuration' };
+  const naming: Naming = { of: (setting, field) => nameOf(variableOf(setting, field)) };
   const text = (variable: Variable): string | undefined => {
     const value = sources[variable];
     if (value === undefined) return undefined;
     return value.trim() === '' && !flagged.has(variable) ? undefined : value;
   };
-  const input: Record<string, unknown> = {};
-  const seed = text('SANDBOX_SEED');
-  if (seed !== undefined) input.seed = seed;
+  // A setting not given is undefined, which the schema takes as not given.
+  const input: Record<string, unknown> = { seed: text('SANDBOX_SEED'), clock: text('SANDBOX_CLOCK'), faults: text('SANDBOX_FAULTS') };
   const rateLimit = text('SANDBOX_RATE_LIMIT');
   if (rateLimit !== undefined) input.rateLimit = rateLimitOf(rateLimit);
   const keys = text('SANDBOX_KEYS');
   if (keys !== undefined) input.keys = json(keys, nameOf('SANDBOX_KEYS'));
-  const clock = text('SANDBOX_CLOCK');
-  if (clock !== undefined) input.clock = clock;
-  const faults = text('SANDBOX_FAULTS');
-  if (faults !== undefined) input.faults = faults;
   const [url, secret, events] = (['SANDBOX_WEBHOOK_URL', 'SANDBOX_WEBHOOK_SECRET', 'SANDBOX_WEBHOOK_EVENTS'] as const).map(text);
   if (url !== undefined) {
     input.webhook = {
@@ -97,17 +97,18 @@ export function readOptions(options: Record<string, unknown>, others: readonly s
     }
   }
   const naming: Naming = {
+    // A field of a setting that is an object (webhook's url) inside the braces, an item's index after them.
     of: (setting, field) =>
-      setting === 'webhook' && field !== undefined
-        ? `createSandbox({ webhook: { ${field.match(/^\w+/)?.[0]} } })${field.replace(/^\w+/, '')}`
-        : `createSandbox({ ${setting} })${field === undefined ? '' : `.${field}`.replace('.[', '[')}`,
-    root: 'createSandbox',
+      field.length === 0
+        ? `createSandbox({ ${setting} })`
+        : `createSandbox({ ${setting}: { ${String(field[0])} } })${formatParam(field.slice(1))}`,
   };
+  // An option given as undefined is not given, as the schema takes it.
   const input: Record<string, unknown> = {};
-  for (const name of SETTING_NAMES) if (options[name] !== undefined) input[name] = options[name];
-  // The key table may be given as its JSON text, as SANDBOX_KEYS takes it.
-  if (typeof input.keys === 'string') input.keys = json(input.keys, naming.of('keys', undefined));
-  if (typeof input.rateLimit === 'string' && input.rateLimit !== 'off') input.rateLimit = rateLimitOf(input.rateLimit);
+  for (const name of SETTING_NAMES) input[name] = options[name];
+  // The key table may be given as its JSON text, as SANDBOX_KEYS takes it; the rate limit as its text.
+  if (typeof input.keys === 'string') input.keys = json(input.keys, naming.of('keys', []));
+  if (typeof input.rateLimit === 'string') input.rateLimit = rateLimitOf(input.rateLimit);
   return read(input, naming);
 }
 
@@ -119,13 +120,7 @@ function read(input: Record<string, unknown>, naming: Naming): SandboxConfig {
   const issues = result.error.issues;
   // An unknown name first, as the API answers: its fix changes what else there is to say.
   const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? (issues[0] as z.core.$ZodIssue);
-  throw new ConfigError(describeIssue(issue, input as SettingsInput, naming, knownFieldsAt));
-}
-
-function knownFieldsAt(path: readonly PropertyKey[]): readonly string[] {
-  if (path.length === 0) return SETTING_NAMES;
-  if (path[0] === 'webhook') return ['url', 'secret', 'events'];
-  return [];
+  throw new ConfigError(describeIssue(issue, input as SettingsInput, naming));
 }
 
 function rateLimitOf(text: string): number | string {
