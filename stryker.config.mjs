@@ -134,6 +134,82 @@ const EQUIVALENT = [
     reason:
       "speed only: the handler's Response and the one made from the stored text carry the same status, body (the text stored is the reply's JSON), Request-Id and Sandbox-Fault; `if (false)` makes it again, `if (true)` and `!outcome.replayed` made true return the first run's answer, which is the one stored, and `answered !== undefined` made true returns undefined only when next() gave none, which a handler never does. Reusing it saves about 10 µs of a keyed create (measured in-process against the version that made it again)",
   },
+  {
+    file: 'src/config/sources.ts',
+    line: 'const result = Settings.safeParse(input, { jitless: true });',
+    node: '{ jitless: true }',
+    reason:
+      "`{}` and `{ jitless: false }`: whether zod compiles the settings' schema to a fast path (a `new Function`, which workerd refuses, hence jitless) or interprets it; the same result and issues either way, so the same configuration and the same message. It is parsed once per start (and per createSandbox), so only start-up time differs",
+  },
+  {
+    file: 'src/faults/held-answers.ts',
+    line: 'if (this.#places.size >= this.#max) this.#sweep();',
+    mutator: 'ConditionalExpression',
+    alsoIgnored:
+      "`false` (never sweep): killed, when not ignored, by test/faults/held-answers.test.ts ('a place whose answer never resumes lapses at its deadline'), whose full table stays full",
+    reason:
+      "`true`: the places past their deadline are dropped at every take rather than only when the bound is reached; the next line checks the same bound either way and freeing a place already dropped does nothing, so the same requests are held and refused. Only the cost differs: O(n) per take instead of O(1)",
+  },
+  {
+    file: 'src/random-text.ts',
+    line: 'if (position === POOL_SIZE) {',
+    mutator: 'ConditionalExpression',
+    alsoIgnored:
+      "`false` (never refill): past the first 4,096 bytes every byte reads undefined and is skipped, so randomBase62 never returns: killed by time-out in every test",
+    reason:
+      '`true`: a fresh block of random bytes for every byte taken; each byte is still fresh and uniform, so the same kind of text. Only the cost of one getRandomValues per byte differs',
+  },
+  {
+    file: 'src/random-text.ts',
+    line: 'if (position === POOL_SIZE) {',
+    mutator: 'EqualityOperator',
+    reason:
+      '`!==`: the first byte read is pool[4096], undefined, which `byte < UNBIASED_LIMIT` skips; from then on the block is refilled before every byte, as with `true` above: fresh, uniform bytes, more CPU',
+  },
+  {
+    file: 'src/sandbox.ts',
+    line: "if (typeof option === 'string' && option.trim() !== '') return () => option;",
+    mutator: 'ArrowFunction',
+    reason:
+      "`() => undefined` for createSandbox's clientAddress given as text: the address only names this sandbox's rate-limit buckets and shared keys' Idempotency-Keys (`${key}\\u0000${address}`), and one constant splits requests as any other constant does (every request from one address); nothing answers or logs it in-process",
+  },
+  {
+    file: 'src/node-server.ts',
+    line: 'if (finished) return;',
+    mutator: 'ConditionalExpression',
+    alsoIgnored:
+      "`true` (finish does nothing): the answer of a refused body is never finished; killed, when not ignored, by test/node-edge/linger.test.ts",
+    reason:
+      "`false`: a second call of finish comes only from the request's 'close' after a bound of LINGER was met; it then ends an answer already ended, which writes nothing (@hono/node-server passes `end` no callback), and sets a second destroy timer on a socket whose first one is running",
+  },
+  {
+    file: 'src/node-server.ts',
+    line: 'finished = true;',
+    node: 'true',
+    reason: '`false`: as `if (finished)` made false above, the same second call and nothing more',
+  },
+  {
+    file: 'src/node-server.ts',
+    line: "incoming.off('data', onData);",
+    node: "'data'",
+    reason:
+      "`''`: the counting listener stays after finish; later chunks call `idle.refresh()` on a timer already cleared, which Node does not start again, or go past LINGER's byte bound into a finish that has run (its guard returns): nothing is written or closed differently",
+  },
+  {
+    file: 'src/node-server.ts',
+    line: 'if (!socket.writable) {',
+    mutator: 'ConditionalExpression',
+    alsoIgnored:
+      "`true` (every refused socket destroyed without an answer): killed, when not ignored, by test/node-edge/refused.test.ts and test/http-edge/refusals.test.ts",
+    reason:
+      "`false`: a socket not writable here was destroyed by Node (a reset reaches clientError after the socket is destroyed), where the answer's `end` writes nothing, or is in its own ending, where the write after the end destroys it: the client gets the same nothing either way",
+  },
+  {
+    file: 'src/node-server.ts',
+    line: 'if (!socket.writable) {',
+    mutator: 'BlockStatement',
+    reason: '`{}`: as the condition made false above, the socket goes on to an `end` that writes nothing to it',
+  },
 ];
 
 /** The line (1-based) of a rule's text in a file's code; it must be on exactly one line. */

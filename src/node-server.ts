@@ -163,11 +163,12 @@ function atTheEdge(fetch: FetchHandler): FetchHandler {
 /**
  * reset_after_write on Node: the socket is reset (an RST, not a FIN) before any byte of the answer,
  * so the client sees ECONNRESET, "socket hang up", as when a proxy or a crash drops a connection.
- * The response handed back goes nowhere: Node writes nothing to a destroyed socket.
+ * The response handed back goes nowhere, its status included: Node writes nothing to a destroyed
+ * socket (and the request log, inside, has the app's own answer).
  */
 function resetConnection(env: NodeEnv): Response {
   env.incoming.socket.resetAndDestroy();
-  return new Response(null, { status: 500 });
+  return new Response(null);
 }
 
 /** Sockets draining a refused body: a request time-out there is the drain's business, not a 408. */
@@ -220,14 +221,17 @@ function discardRest(incoming: IncomingMessage, done: (whole: boolean) => void):
   // gave up on it, so its listener goes, and nothing is buffered.
   incoming.removeAllListeners('data');
   incoming.on('data', onData);
-  incoming.once('end', () => finish(true));
+  // A request closes once its body was read to the end (it is destroyed then), or when the client
+  // goes: whole only in the first case.
   incoming.once('close', () => finish(incoming.complete));
   incoming.resume();
 }
 
 type RefusedSocket = Duplex & {
   _httpMessage?: ServerResponse | null;
-  parser?: { incoming?: IncomingMessage | null } | null;
+  // Node's server gives a socket its parser until the socket closes (not writable: answered
+  // below before the parser is read) or is upgraded (then no clientError comes).
+  parser: { incoming: IncomingMessage | null };
 };
 
 /**
@@ -243,33 +247,33 @@ function clientErrorAnswerer(limits: { maxHeaderBytes: number; headersTimeoutMs:
     // After a parse error Node keeps feeding the parser, which repeats the error for each chunk:
     // the first answer stands, and reading on (discarding) lets it reach the client before the
     // close, which the timer below bounds. Checked first: once answered, the socket is no longer
-    // writable, and destroying it now would reset the answer away.
-    if ((answered.has(socket) || draining.has(socket)) && error.code !== 'ECONNRESET') return;
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    // writable, and destroying it now would reset the answer away. A reset (ECONNRESET) comes
+    // with the socket destroyed already, by Node, before its error is told.
+    if (answered.has(socket) || draining.has(socket)) return;
+    if (!socket.writable) {
       socket.destroy();
       return;
     }
     const pending = socket._httpMessage;
     // The request the parser was in, when it had read its headers: the fault is in its body.
-    const current = socket.parser?.incoming;
-    const inBody = current !== undefined && current !== null && !current.complete ? current : undefined;
-    if (pending?.headersSent || (pending && inBody === undefined)) {
+    const current = socket.parser.incoming;
+    const inBody = current && !current.complete ? current : undefined;
+    // An answer pending for another request than the one refused (pipelining): a refusal written
+    // now would be read as that one's answer, so the connection closes without a byte.
+    if (pending?.headersSent || (pending && pending.req !== inBody)) {
       socket.destroy();
       return;
     }
     answered.add(socket);
+    // A request whose headers the parser read always has its method.
     const refusal = refusalOf(
       error,
       limits,
-      inBody === undefined ? undefined : { method: inBody.method ?? 'GET', origin: inBody.headers.origin !== undefined },
+      inBody === undefined ? undefined : { method: inBody.method as string, origin: inBody.headers.origin !== undefined },
     );
     const requestId = newRequestId();
-    const apiError = new ApiError('parameter_invalid', {
-      ...(refusal.status === 400 ? {} : { status: refusal.status }),
-      message: refusal.message,
-      ...(refusal.param === undefined ? {} : { param: refusal.param }),
-    });
-    const body = errorBody(apiError, requestId);
+    // The status goes on the status line below: the body holds only the code, message and param.
+    const body = errorBody(new ApiError('parameter_invalid', { message: refusal.message, param: refusal.param }), requestId);
     // CORS as the app sends it: only to a request with Origin. When the header section did not
     // arrive whole (a 431, a time-out) nobody can tell, and a browser can read the error only
     // with them, while no other client minds two extra headers: they are sent.
