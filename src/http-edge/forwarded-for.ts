@@ -34,7 +34,7 @@ export function parseTrustProxy(text: string, name: string): number | string {
 export function forwardedAddress(header: string | undefined, hops: number, peer: string): string {
   if (header === undefined) return peer;
   let end = header.length;
-  let start = header.lastIndexOf(',', end - 1) + 1;
+  let start = header.lastIndexOf(',') + 1;
   for (let hop = 1; hop < hops && start > 0; hop++) {
     end = start - 1;
     start = header.lastIndexOf(',', end - 1) + 1;

@@ -3,6 +3,7 @@
 // bytes can tell (the method, so a HEAD gets no body; whether a browser sent it, for CORS).
 // Pure functions of the error Node reports and the bytes that arrived, so they are testable
 // without a socket.
+import { isUtf8 } from 'node:buffer';
 import { quoted } from '../http/messages.js';
 
 /** What Node tells us about a refused request (the `clientError` event's error). */
@@ -28,14 +29,15 @@ export interface Refusal {
   message: string;
   /** The header at fault, when the parser tells which and its name is a valid one. */
   param?: string;
-  /** The method of the refused request, when the bytes show it (a HEAD gets no body). */
+  /** The method of the refused request, as far as the bytes show it (a HEAD gets no body). */
   method: string | undefined;
   /** Whether the request carried Origin; undefined when its header section did not arrive whole. */
   origin: boolean | undefined;
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const REQUEST_LINE_CODES = new Set(['HPE_INVALID_URL', 'HPE_INVALID_CONSTANT', 'HPE_INVALID_METHOD', 'HPE_INVALID_VERSION']);
+/** Faults of the request line but for its target (HPE_INVALID_URL, read wherever the parser stopped). */
+const REQUEST_LINE_CODES = new Set<string | undefined>(['HPE_INVALID_CONSTANT', 'HPE_INVALID_METHOD', 'HPE_INVALID_VERSION']);
 
 const hex = (byte: number) => byte.toString(16).toUpperCase().padStart(2, '0');
 
@@ -51,27 +53,26 @@ function controlName(byte: number): string {
   return `${names[byte] ?? 'the control byte'} (0x${hex(byte)})`;
 }
 
-/** The whole UTF-8 sequence that starts at `at`, if it is one; else undefined. */
-function utf8CharAt(bytes: Buffer, at: number): { char: string; length: number } | undefined {
+/**
+ * The UTF-8 sequence that starts at `at` (a byte of 0x80 or more), if it is a whole and valid one:
+ * as many bytes as its lead byte announces. A lead that starts none (a continuation byte, 0xC0,
+ * 0xC1, 0xF5 and above), a sequence cut short or a wrong continuation is not valid UTF-8.
+ */
+function utf8SequenceAt(bytes: Buffer, at: number): Buffer | undefined {
   const lead = bytes[at] ?? 0;
-  const length = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 && lead <= 0xdf ? 2 : 0;
-  if (length === 0 || at + length > bytes.length) return undefined;
-  try {
-    const char = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(at, at + length));
-    return [...char].length === 1 ? { char, length } : undefined;
-  } catch {
-    return undefined;
-  }
+  const sequence = bytes.subarray(at, at + (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2));
+  return isUtf8(sequence) ? sequence : undefined;
 }
 
 /** How to send a byte (or the character it starts) that may not appear raw in a request target. */
 function percentEncodeAdvice(bytes: Buffer, at: number): string {
   const byte = bytes[at] ?? 0;
   if (byte >= 0x80) {
-    const utf8 = utf8CharAt(bytes, at);
-    if (utf8 !== undefined) {
-      const encoded = [...bytes.subarray(at, at + utf8.length)].map((b) => `%${hex(b)}`).join('');
-      return `the character ${quoted(utf8.char)}, which is not ASCII: percent-encode it (${utf8.char} → ${encoded})`;
+    const sequence = utf8SequenceAt(bytes, at);
+    if (sequence !== undefined) {
+      const char = sequence.toString('utf8');
+      const encoded = [...sequence].map((b) => `%${hex(b)}`).join('');
+      return `the character ${quoted(char)}, which is not ASCII: percent-encode it (${char} → ${encoded})`;
     }
     return `the byte 0x${hex(byte)}, which is neither ASCII nor UTF-8: percent-encode it (%${hex(byte)})`;
   }
@@ -97,12 +98,13 @@ function lineAround(bytes: Buffer, at: number): { start: number; text: string } 
   return { start, text: bytes.subarray(start, end).toString('latin1').replace(/\r$/, '') };
 }
 
-/** The request line's method, when the packet shows where that request begins. */
+/**
+ * The request line's method, when the packet shows where that request begins: what stands before
+ * its first space. Only a HEAD changes the answer (no body), so nothing else is checked.
+ */
 function methodOf(bytes: Buffer, start: number): string | undefined {
   const space = bytes.indexOf(0x20, start);
-  if (space <= start || space - start > 20) return undefined;
-  const method = bytes.subarray(start, space).toString('latin1');
-  return TOKEN.test(method) ? method : undefined;
+  return space === -1 ? undefined : bytes.subarray(start, space).toString('latin1');
 }
 
 /** Whether the request's header section, when it arrived whole, holds an Origin header. */
@@ -122,7 +124,8 @@ function badTargetByte(bytes: Buffer, lineStart: number): number | undefined {
   const targetStart = bytes.indexOf(0x20, lineStart) + 1;
   if (targetStart === 0) return undefined;
   const lineEnd = bytes.indexOf('\r\n', targetStart);
-  const versionAt = bytes.lastIndexOf(' HTTP/', lineEnd === -1 ? bytes.length : lineEnd);
+  // From lineEnd back; -1 (no line end) counts from the packet's end, as a Buffer's offsets do.
+  const versionAt = bytes.lastIndexOf(' HTTP/', lineEnd);
   const end = versionAt > targetStart ? versionAt : lineEnd === -1 ? bytes.length : lineEnd;
   for (let i = targetStart; i < end; i++) {
     const byte = bytes[i] ?? 0;
@@ -136,7 +139,7 @@ function requestLineMessage(error: ParserError, bytes: Buffer, lineStart: number
   if (error.code === 'HPE_INVALID_METHOD') {
     if (bytes[lineStart] === 0x16 && bytes[lineStart + 1] === 0x03)
       return 'The request is a TLS handshake: this port speaks plain HTTP, so use http://, not https://.';
-    const method = line.split(' ', 1)[0] ?? '';
+    const method = line.replace(/ .*/s, '');
     if (/^[a-z]+$/i.test(method) && method !== method.toUpperCase())
       return `The method ${quoted(method)} must be upper-case: ${method.toUpperCase()}.`;
     return `The request line must start with an HTTP method (GET, POST, PATCH, DELETE, HEAD or OPTIONS); received ${quoted(line.slice(0, 40))}.`;
@@ -150,13 +153,12 @@ function requestLineMessage(error: ParserError, bytes: Buffer, lineStart: number
   return 'The request line must be a method, a space, the path (percent-encoded), a space and HTTP/1.1.';
 }
 
-function headerMessage(error: ParserError, bytes: Buffer, at: number): { message: string; param?: string } {
-  const reason = error.reason ?? '';
-  let { start, text } = lineAround(bytes, at);
+function headerMessage(reason: string, bytes: Buffer, at: number): { message: string; param?: string } {
+  const { start, text } = lineAround(bytes, at);
   if (/whitespace after header value/i.test(reason) || (start === at && (bytes[at] === 0x20 || bytes[at] === 0x09))) {
     // A line that starts with whitespace continues the one before it (obsolete line folding).
     const previous = lineAround(bytes, Math.max(0, start - 2));
-    const name = previous.text.split(':', 1)[0] ?? '';
+    const name = previous.text.replace(/:.*/s, '');
     return {
       message: `The header ${shownHeader(name)} continues on a line that starts with whitespace (obsolete line folding): send each header on one line.`,
       ...(TOKEN.test(name) ? { param: name } : {}),
@@ -167,22 +169,23 @@ function headerMessage(error: ParserError, bytes: Buffer, at: number): { message
   const name = text.slice(0, nameEnd);
   const offset = at - start;
   const byte = bytes[at] ?? 0;
-  if (/header token/i.test(reason) || offset < nameEnd) {
+  // In the name, or where its colon should be (a line without one): llhttp's own words for that
+  // ("Invalid header token") differ between its versions, the position does not.
+  if (offset <= nameEnd) {
     const what =
-      byte === 0x20 || byte === 0x09
-        ? 'whitespace, which HTTP does not allow in a header name or before its colon'
-        : byte >= 0x80
-          ? `the byte 0x${hex(byte)}, which is not ASCII`
-          : byte < 0x20 || byte === 0x7f
-            ? controlName(byte)
-            : `${quoted(String.fromCharCode(byte))}, which HTTP does not allow in a header name`;
+      byte >= 0x80
+        ? `the byte 0x${hex(byte)}, which is not ASCII`
+        : byte > 0x20 && byte < 0x7f
+          ? `${quoted(String.fromCharCode(byte))}, which HTTP does not allow in a header name`
+          : byte === 0x20 || byte === 0x09
+            ? 'whitespace, which HTTP does not allow in a header name or before its colon'
+            : controlName(byte);
     return {
       message: `The header name ${shownHeader(name.trimEnd())} holds ${what}: header names are letters, digits and !#$%&'*+-.^_\`|~.`,
     };
   }
   const param = TOKEN.test(name) ? { param: name } : {};
   if (byte === 0x0a || /CR/.test(reason)) {
-    text = text.split('\n', 1)[0] ?? text;
     return {
       message: `The value of the header ${shownHeader(name)} holds a line feed (0x0A) without a carriage return: a header value cannot hold a line break, and header lines end with CRLF.`,
       ...param,
@@ -194,8 +197,7 @@ function headerMessage(error: ParserError, bytes: Buffer, at: number): { message
   };
 }
 
-function framingMessage(error: ParserError, bytes: Buffer, at: number): { message: string; param?: string } {
-  const reason = error.reason ?? '';
+function framingMessage(error: ParserError, reason: string, bytes: Buffer, at: number): { message: string; param?: string } {
   switch (error.code) {
     case 'HPE_INVALID_TRANSFER_ENCODING':
       if (/Content-Length/i.test(reason))
@@ -205,14 +207,13 @@ function framingMessage(error: ParserError, bytes: Buffer, at: number): { messag
         };
       return { message: 'Transfer-Encoding must be chunked, the only transfer coding the sandbox reads.', param: 'Transfer-Encoding' };
     case 'HPE_INVALID_CONTENT_LENGTH': {
-      const value = lineAround(bytes, at).text.replace(/^[^:]*:\s*/, '');
+      const value = lineAround(bytes, at).text.replace(/[^:]*:\s*/, '');
       return { message: `Content-Length must be a number of bytes, digits only; received ${quoted(value)}.`, param: 'Content-Length' };
     }
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
       return { message: 'Content-Length is sent more than once: send it once.', param: 'Content-Length' };
     case 'HPE_INVALID_CHUNK_SIZE':
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-    case 'HPE_INVALID_EOF_STATE':
       return {
         message:
           'The chunked body is not valid: each chunk starts with its size in hexadecimal and CRLF, and a chunk of size 0 ends the body.',
@@ -228,13 +229,14 @@ function framingMessage(error: ParserError, bytes: Buffer, at: number): { messag
  */
 export function refusalOf(error: ParserError, limits: ParserLimits, known?: { method: string; origin: boolean }): Refusal {
   const bytes = error.rawPacket;
+  const reason = error.reason ?? '';
   const at = Math.min(error.bytesParsed ?? 0, bytes?.length ?? 0);
   const start = bytes === undefined ? 0 : requestStart(bytes, at);
   const method = known?.method ?? (bytes === undefined ? undefined : methodOf(bytes, start));
   const origin = known?.origin ?? (bytes === undefined ? undefined : originOf(bytes, start));
-  const refused = (status: Refusal['status'], reason: string, words: { message: string; param?: string }): Refusal => ({
+  const refused = (status: Refusal['status'], phrase: string, words: { message: string; param?: string }): Refusal => ({
     status,
-    reason,
+    reason: phrase,
     ...words,
     method,
     origin,
@@ -254,16 +256,19 @@ export function refusalOf(error: ParserError, limits: ParserLimits, known?: { me
         : `The request headers did not arrive in time: they must arrive within ${seconds(limits.headersTimeoutMs)}.`,
     });
   }
+  // No packet: a request cut short (the client closed its side mid-request, HPE_INVALID_EOF_STATE,
+  // which Node reports without the bytes) or an error of the socket itself.
   if (bytes === undefined) return refused(400, 'Bad Request', { message: 'The request is not valid HTTP/1.1.' });
-  if (REQUEST_LINE_CODES.has(error.code ?? '') && lineAround(bytes, at).start <= start) {
+  if (REQUEST_LINE_CODES.has(error.code) && lineAround(bytes, at).start <= start) {
     return refused(400, 'Bad Request', { message: requestLineMessage(error, bytes, start) });
   }
   if (error.code === 'HPE_INVALID_HEADER_TOKEN' || error.code === 'HPE_CR_EXPECTED' || error.code === 'HPE_LF_EXPECTED') {
-    return refused(400, 'Bad Request', headerMessage(error, bytes, at));
+    return refused(400, 'Bad Request', headerMessage(reason, bytes, at));
   }
   if (error.code === 'HPE_INVALID_URL') {
-    // A line break inside the target ends the request line early: name the byte all the same.
+    // A fault in the target, on the request line, or past a line break inside the target that
+    // ended the line early: name the byte all the same.
     return refused(400, 'Bad Request', { message: requestLineMessage(error, bytes, start) });
   }
-  return refused(400, 'Bad Request', framingMessage(error, bytes, at));
+  return refused(400, 'Bad Request', framingMessage(error, reason, bytes, at));
 }
