@@ -144,8 +144,12 @@ function requestLineMessage(error: ParserError, bytes: Buffer, lineStart: number
       return `The method ${quoted(method)} must be upper-case: ${method.toUpperCase()}.`;
     return `The request line must start with an HTTP method (GET, POST, PATCH, DELETE, HEAD or OPTIONS); received ${quoted(line.slice(0, 40))}.`;
   }
-  if (error.code === 'HPE_INVALID_VERSION') {
-    const version = line.slice(line.lastIndexOf(' ') + 1);
+  // The version is what follows the last " HTTP/", with whatever trails it; with none, what
+  // follows the target (the second space), and that space is no fault of the target's.
+  const versionAt = line.lastIndexOf(' HTTP/');
+  const afterTarget = line.indexOf(' ', line.indexOf(' ') + 1);
+  if (error.code === 'HPE_INVALID_VERSION' || (versionAt === -1 && afterTarget !== -1)) {
+    const version = line.slice((versionAt === -1 ? afterTarget : versionAt) + 1);
     return `The request line must end with HTTP/1.1; received ${quoted(version)}.`;
   }
   const bad = badTargetByte(bytes, lineStart);

@@ -130,6 +130,16 @@ const requestLine: Case[] = [
     expected: refused('The request line must end with HTTP/1.1; received "HTTP/1.1x".'),
   },
   {
+    name: 'a space after the version: shown with it',
+    send: latin1(`GET /v1/jobs HTTP/1.1 \r\n${HOST}\r\n`),
+    expected: refused('The request line must end with HTTP/1.1; received "HTTP/1.1 ".'),
+  },
+  {
+    name: 'a misspelt protocol: the version is at fault, not the space before it',
+    send: latin1(`GET /v1/jobs HTTX/1.1\r\n${HOST}\r\n`),
+    expected: refused('The request line must end with HTTP/1.1; received "HTTX/1.1".'),
+  },
+  {
     name: 'HTTP/1.2, the packet ending with it',
     send: latin1('GET /v1/jobs HTTP/1.2'),
     expected: refused('The request line must end with HTTP/1.1; received "HTTP/1.2".', { cors: true }),
