@@ -10,6 +10,4 @@ import base from './stryker.config.mjs';
 export default {
   ...base,
   ignoreStatic: false,
-  // Each test process holds the coverage of every test: past V8's default heap on a whole run.
-  testRunnerNodeArgs: ['--max-old-space-size=8192'],
 };
