@@ -210,6 +210,13 @@ const EQUIVALENT = [
     mutator: 'BlockStatement',
     reason: '`{}`: as the condition made false above, the socket goes on to an `end` that writes nothing to it',
   },
+  {
+    file: 'src/faults/index.ts',
+    line: "return { fault: undefined, delayMs: drawn.delayMs ?? 0, items: [{ text: `delay=${drawn.delayMs ?? 0}`, isDelay: true }] };",
+    node: 'true',
+    reason:
+      "`false` for a random delay's item: FaultPlan drops an item that is not a delay only when a write under duplicate_event emits nothing (#inEffect(false)); a random draw gives one delay or one fault, never both, so a drawn delay's plan has no fault and its item is always shown: the same Sandbox-Fault either way",
+  },
 ];
 
 /** The line (1-based) of a rule's text in a file's code; it must be on exactly one line. */
