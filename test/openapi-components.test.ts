@@ -101,7 +101,20 @@ describe('the components of /openapi.json', () => {
     // Every `…_at` field of the reference is a timestamp; scheduled_for and due_date are dates.
     expect(all.filter(([at]) => at.endsWith('_at')).map(([at]) => at)).toEqual(times.map(([at]) => at));
     expect(dates.map(([at]) => at)).toEqual(expect.arrayContaining(['Job.scheduled_for', 'Invoice.due_date']));
-    for (const [at, property] of times) expect(property.example, at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    for (const [at, property] of times) {
+      expect(property.example, at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      // SANDBOX.md: "RFC 3339 in UTC with seconds, as the API writes them": the pattern holds it.
+      for (const good of ['2026-03-02T17:00:00Z', '2024-02-29T23:59:59Z'])
+        expect(matches(property.pattern, good), `${at} ${good}`).toBe(true);
+      for (const bad of [
+        '2026-03-02T17:00:00.000Z',
+        '2026-03-02T17:00:00+00:00',
+        '2026-03-02T17:00Z',
+        '2026-02-30T17:00:00Z',
+        '2026-03-02 17:00:00Z',
+      ])
+        expect(matches(property.pattern, bad), `${at} ${bad}`).toBe(false);
+    }
     for (const [at, property] of dates) expect(property.example, at).toMatch(/^\d{4}-\d\d-\d\d$/);
     const clock = all.filter(([at]) => at === 'JobWindow.start' || at === 'JobWindow.end');
     expect(clock).toHaveLength(2);

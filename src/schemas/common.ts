@@ -43,7 +43,12 @@ export function idSchema(object: ObjectType) {
 }
 
 /** ISO 8601 in UTC to the second, as every timestamp of the reference (`2025-06-02T15:04:05Z`). */
-export const Timestamp = deferred(() => z.iso.datetime({ precision: 0 }).openapi({ example: '2025-06-02T15:04:05Z' }));
+export const Timestamp = deferred(() => {
+  const schema = z.iso.datetime({ precision: 0 });
+  // The document shows the rule itself (zod's own pattern: whole seconds, Z), not only `date-time`,
+  // which would allow fractions and offsets.
+  return schema.openapi({ example: '2025-06-02T15:04:05Z', pattern: schema._zod.pattern.source });
+});
 
 /** YYYY-MM-DD, a real calendar date. */
 export const CalendarDate = deferred(() => z.iso.date().openapi({ example: '2025-06-02' }));

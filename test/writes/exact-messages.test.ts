@@ -315,6 +315,19 @@ describe('a GET by ID that finds nothing', () => {
   });
 });
 
+describe('a required text field sent blank (POST /v1/clients)', () => {
+  // docs/behaviour.md: "Names and address lines must not be blank; no length limit."
+  it.each([
+    ['', 'an empty string'],
+    ['   ', '"   "'],
+    ['\t', '"\\t"'],
+  ])('name %j: 400 saying it must not be empty or only spaces', async (name, received) => {
+    const result = await send(writesApp(), 'POST', '/v1/clients', { body: { name } });
+    expectError(result, invalid('name'));
+    expectMessage(result, `Invalid name: must not be empty or only spaces; received ${received}.`);
+  });
+});
+
 describe('an ID field sent as another type (POST /v1/sites)', () => {
   it('a number for client: 400 with the rule of a client ID, as for a wrong prefix', async () => {
     const address = { line1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701' };
