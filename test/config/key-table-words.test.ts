@@ -11,22 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/config.js';
 import { readText } from '../../src/config/sources.js';
 import { createSandbox, type SandboxKey } from '../../src/index.js';
+import { problem } from './problem.js';
 
 const EXAMPLE = '[{"key":"svc_test_mine","account":"A","scopes":"*"}]';
 const SIXTEEN_SCOPES =
   'clients:read, clients:write, sites:read, sites:write, profiles:read, profiles:write, jobs:read, jobs:write, containers:read, containers:write, manifests:read, manifests:write, invoices:read, webhooks:read, webhooks:write or events:read';
-
-/** The message of the ConfigError a read throws (a TypeError named ConfigError); fails when it throws none. */
-function problem(read: () => unknown): string {
-  try {
-    read();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError);
-    expect((error as Error).name).toBe('ConfigError');
-    return (error as Error).message;
-  }
-  throw new Error('the configuration was accepted');
-}
 
 /** The message for one table, through SANDBOX_KEYS, --keys and createSandbox({ keys }) as text. */
 function eachWay(table: string): { variable: string; flag: string; option: string } {

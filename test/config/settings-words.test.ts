@@ -8,6 +8,7 @@ import { readConfig } from '../../src/config.js';
 import { readText, type Variable } from '../../src/config/sources.js';
 import { createSandbox } from '../../src/index.js';
 import { testApp } from '../helpers.js';
+import { problem } from './problem.js';
 
 const EVERY_FLAG = new Set<Variable>([
   'SANDBOX_SEED',
@@ -28,19 +29,6 @@ const TYPES_RULE = 'must be one of the types writes emit: job.created, job.sched
 const FAULTS_RULE =
   'must be a comma list of fault=fraction (a delay as delay=fraction:ms), such as api_error=0.02,api_error_after_write=0.02,reset_after_write=0.01,delay=0.05:1500';
 const RATE_RULE = 'must be a whole number of requests per second (1 or more) or "off"';
-
-/** The message of the ConfigError a read throws (a TypeError named ConfigError); fails when it throws none. */
-function problem(read: () => unknown): string {
-  try {
-    read();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError);
-    expect((error as Error).name).toBe('ConfigError');
-    expect(String(error)).toBe(`ConfigError: ${(error as Error).message}`);
-    return (error as Error).message;
-  }
-  throw new Error('the configuration was accepted');
-}
 
 const flags = (sources: Parameters<typeof readText>[0]) => readText(sources, EVERY_FLAG);
 
