@@ -3,8 +3,8 @@
 // loading reaches (an endpoint's operationId, a module constant, a table built as the module
 // loads): Stryker runs the whole suite for each, with the sources loaded again, a few seconds
 // when a test fails at once and about two minutes when none does, so they are run by parts,
-// not on every `npm run mutate`. Their results go to the same .stryker/incremental.json, where
-// `npm run mutate` keeps each killed one as long as the test that killed it does not change.
+// not on every `npm run mutate`. Their results go to the same .stryker/incremental.json; a
+// later `npm run mutate` may count them as ignored again, so a part's figures come from its report.
 import base from './stryker.config.mjs';
 
 export default {
