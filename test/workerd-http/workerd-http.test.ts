@@ -149,3 +149,19 @@ describe('the operator log: one JSON line per request', () => {
     expect(await readFile(join(ROOT, 'wrangler.toml'), 'utf8')).toMatch(/^\[observability\]\nenabled = true$/m);
   });
 });
+
+describe('/openapi.json over real HTTP', () => {
+  it("shows every timestamp's rule as the Node document does: RFC 3339 in UTC with whole seconds (SANDBOX.md)", async () => {
+    const response = await fetch(`${origin}/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as {
+      components: { schemas: Record<string, { properties?: Record<string, { pattern?: string }> }> };
+    };
+    const pattern = document.components.schemas.Job?.properties?.created_at?.pattern;
+    expect(pattern).toBeDefined();
+    const rule = new RegExp(pattern as string);
+    expect(rule.test('2026-03-02T17:00:00Z')).toBe(true);
+    for (const bad of ['2026-03-02T17:00:00.000Z', '2026-03-02T17:00:00+00:00', '2026-02-30T17:00:00Z'])
+      expect(rule.test(bad), bad).toBe(false);
+  });
+});
