@@ -63,6 +63,8 @@ describe('the packed package, installed into an empty folder', () => {
     );
     expect(linked.length).toBeGreaterThan(5);
     for (const guide of linked) expect(readdirSync(join(installed, 'docs')), guide).toContain(guide.slice('docs/'.length));
+    // And the OpenAPI document the README links, to generate a client from node_modules too.
+    expect(readFileSync(join(installed, 'openapi.json'), 'utf8')).toBe(readFileSync('openapi.json', 'utf8'));
   });
 
   it('its types hold together: every file a declaration imports is in the package', () => {
