@@ -22,6 +22,20 @@ const EQUIVALENT = [
   },
   {
     file: 'src/auth/keys.ts',
+    line: "{ key: 'svc_test_sandbox_readonly', account: 'A', scopes: new Set(READ_SCOPES), revoked: false, shared: true },",
+    node: 'shared: true',
+    reason:
+      "`false` (static: the table is built as the module loads): `shared` only names whose an Idempotency-Key is (src/pipeline/idempotency.ts), and the read-only key holds no write scope, so every POST it sends is a 403 before the Idempotency-Key step (src/app.ts: scope comes first), and a GET has none; nothing else reads it, and neither createSandbox nor the Worker exposes the table. The jobs key's and account B's key's are killed by test/strangers-in-process.test.ts",
+  },
+  {
+    file: 'src/auth/keys.ts',
+    line: "{ key: 'svc_test_sandbox_revoked', account: 'A', scopes: new Set(SCOPES), revoked: true, shared: true },",
+    node: 'shared: true',
+    reason:
+      "`false` (static): `shared` only names whose an Idempotency-Key is, and a revoked key is answered 401 before the pipeline reaches that step, whatever it sends",
+  },
+  {
+    file: 'src/auth/keys.ts',
     line: 'const COMPARED_WORDS = COMPARED_BYTES / 4;',
     mutator: 'ArithmeticOperator',
     reason:
@@ -29,10 +43,10 @@ const EQUIVALENT = [
   },
   {
     file: 'src/clock/derive.ts',
-    line: 'if (nodeCrypto !== undefined || webCrypto === undefined) return derivationRoot(seed, material);',
-    node: 'nodeCrypto !== undefined || webCrypto === undefined',
+    line: 'if (nodeCrypto !== undefined) return derivationRoot(seed, material);',
+    node: 'nodeCrypto !== undefined',
     reason:
-      "each of its seven mutants only chooses which HMAC-SHA256 makes the root, and all three give the same 32 bytes (test/clock-runtimes.test.ts holds the pure JavaScript and Web Crypto ones to RFC 4231; test/worker-parity.test.ts the Worker's to the stored bytes); Node and workerd both have Web Crypto. The condition made `true`: Node's own on Node, the pure JavaScript one on the Worker; made `false`: Web Crypto's on both; `&&` for `||`, `nodeCrypto !== undefined` made `false`: Web Crypto's on Node, the Worker as before; `nodeCrypto === undefined`: Web Crypto's on Node, the pure JavaScript one on the Worker; `webCrypto === undefined` made `false`: both as before; `webCrypto !== undefined`: Node as before, the pure JavaScript one on the Worker. Only CPU time differs (a 1 MiB body's root takes ~15 ms in pure JavaScript on the Worker, ~1 ms by Web Crypto), which no answer shows",
+      "each of its three mutants only chooses which HMAC-SHA256 makes the root, and all three give the same 32 bytes (test/clock-runtimes.test.ts holds the pure JavaScript and Web Crypto ones to RFC 4231; test/worker-parity.test.ts the Worker's to the stored bytes); Node and workerd both have Web Crypto. The condition made `true`: Node's own on Node, the pure JavaScript one on the Worker; made `false`: Web Crypto's on both; `===`: Web Crypto's on Node, the pure JavaScript one on the Worker. Only CPU time differs (a 1 MiB body's root takes ~15 ms in pure JavaScript on the Worker, ~1 ms by Web Crypto), which no answer shows",
   },
   {
     file: 'src/clock/derive.ts',
@@ -54,6 +68,13 @@ const EQUIVALENT = [
     mutator: 'all',
     reason:
       "memory only (docs/operations.md, \"Memory bounds\"): each of its 15 mutants only changes which of two ways reads a body, whole (arrayBuffer) or as the chunks it arrives in, counted: the condition made `true` or `false`; either `&&` made `||`; `declared !== null && /^\\d+$/.test(declared)` made `true`; `declared !== null` made `true` or `===`; the pattern as /\\d+$/, /^\\d+/, /^\\d$/ or /^\\D+$/; the size check made `true`, `<=` or `>=`; the block emptied (the chunks' way). Both ways give the same bytes, so the same text and answer; both refuse more than 1 MiB with the same 413 (a declared length past it is refused on the line before; an in-process Request that carries more than it declares is counted either way); a body that breaks off is the same 400 (readBytes); no body is 0 bytes either way",
+  },
+  {
+    file: 'src/http/body.ts',
+    line: 'const CHECKED_BODY_BYTES = 64 * 1024;',
+    node: '64 * 1024',
+    reason:
+      "`64 / 1024` (static): the size from which a body is read as chunks and checked by requireJsonText before JSON.parse; both only bound memory, with the same answers for every size (the rules on its two uses, in this list), so a smaller size changes only which bodies take that way",
   },
   {
     file: 'src/http/body.ts',

@@ -72,6 +72,35 @@ describe('the public key among strangers, in-process', () => {
     await createEndpoint(sandbox, 'svc_test_team_docs', '10.0.0.1');
     expect(await createEndpoint(sandbox, 'svc_test_team_docs', '10.0.0.2')).toMatchObject({ status: 201, replayed: null });
   });
+
+  // SANDBOX.md, "Shared keys": the five shipped keys are shared. Of those that can write, the
+  // public key is held above; the jobs key and account B's key are held here (the read-only key
+  // and the revoked one never reach an Idempotency-Key: 403 and 401 come first).
+  it.each([
+    ['svc_test_sandbox_jobs', '/v1/jobs/job_wR79b7gPQg1ViA/cancel', { reason: 'Client closed early' }, { reason: 'Duplicate booking' }],
+    ['svc_test_sandbox_other', '/v1/webhook_endpoints', ENDPOINT, { ...ENDPOINT, url: 'https://example.com/other' }],
+  ])('the shipped key %s keeps two addresses apart under one Idempotency-Key', async (key, path, body, otherBody) => {
+    const sandbox = strangers();
+    const post = async (address: string, sent: object) => {
+      const response = await sandbox.fetch(
+        new Request(`http://sandbox.test${path}`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${key}`,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': 'try-it-1',
+            'X-Test-Address': address,
+          },
+          body: JSON.stringify(sent),
+        }),
+      );
+      return { status: response.status, replayed: response.headers.get('Idempotent-Replayed') };
+    };
+    const first = await post('10.0.0.1', body);
+    expect(first.status).toBeLessThan(300);
+    expect(await post('10.0.0.2', otherBody)).toEqual({ status: first.status, replayed: null });
+    expect(await post('10.0.0.1', body)).toEqual({ status: first.status, replayed: 'true' });
+  });
 });
 
 describe('a Sandbox-Simulate past ASCII, in-process', () => {
@@ -136,6 +165,17 @@ describe('another API`s name for the page cursor', () => {
       message:
         'Received unknown parameter: cursor. Did you mean "starting_after"? Send the previous page\'s next_cursor as starting_after.',
     });
+  });
+
+  // docs/behaviour.md, "Error messages": `cursor`, `next_cursor` or `after` for starting_after;
+  // `page_size` or `per_page` for limit, each with the reference's name.
+  it.each([
+    ['next_cursor', 'job_wR79b7gPQg1ViA', 'Did you mean "starting_after"? Send the previous page\'s next_cursor as starting_after.'],
+    ['after', 'job_wR79b7gPQg1ViA', 'Did you mean "starting_after"? Send the previous page\'s next_cursor as starting_after.'],
+    ['page_size', '10', 'Did you mean "limit"? limit takes 1 to 100 records a page.'],
+    ['per_page', '10', 'Did you mean "limit"? limit takes 1 to 100 records a page.'],
+  ])("on a list, ?%s= is answered with the reference's name", async (name, value, advice) => {
+    expect(await get(`/v1/jobs?${name}=${value}`)).toEqual({ status: 400, message: `Received unknown parameter: ${name}. ${advice}` });
   });
 
   it('where the endpoint does not page (a record by its ID), it is only unknown', async () => {

@@ -62,8 +62,9 @@ export function derivationRoot(seed: string, material: RequestMaterial): Uint8Ar
  * takes ~1 ms. Node's own HMAC is synchronous and faster still, so Node never comes here.
  */
 export async function derivationRootAsync(seed: string, material: RequestMaterial): Promise<Uint8Array> {
-  if (nodeCrypto !== undefined || webCrypto === undefined) return derivationRoot(seed, material);
-  return webCryptoHmac(webCrypto, utf8ToBytes(seed), utf8ToBytes(rootText(material)));
+  if (nodeCrypto !== undefined) return derivationRoot(seed, material);
+  // Every runtime the package runs on has Web Crypto (Node 20.19+, workerd).
+  return webCryptoHmac(crypto.subtle, utf8ToBytes(seed), utf8ToBytes(rootText(material)));
 }
 
 /** HMAC-SHA256 by Web Crypto, the Worker's way to a root (Node has the same API: test/clock-runtimes.test.ts runs it there). */
@@ -75,8 +76,6 @@ export async function webCryptoHmac(
   const imported = await subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return new Uint8Array(await subtle.sign('HMAC', imported, message));
 }
-
-const webCrypto = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
 
 /** The material as canonical JSON: an array, so no field can run into the next. */
 function rootText(material: RequestMaterial): string {

@@ -44,7 +44,8 @@ const KeyEntry = z.strictObject({
   key: Key,
   account: z.enum(['A', 'B'], { message: 'must be "A" or "B" (sample account A, or the smaller B)' }),
   scopes: Scopes,
-  revoked: z.boolean({ message: 'must be true or false' }).optional(),
+  // "must be true or false": the words of any boolean (src/http/messages.ts, TYPE_WORDS).
+  revoked: z.boolean().optional(),
   // A key handed to many people (SANDBOX.md, "Shared keys"): Idempotency-Keys are then per address.
   shared: z
     .boolean({

@@ -51,11 +51,11 @@ const WebhookUrl = z
     return z.NEVER;
   });
 
+// The schema's message is its checks' too (zod 4): one text for a secret that is not text and
+// for one that is not a whsec_ one.
 const WebhookSecret = z
   .string({ message: 'must be a signing secret beginning with whsec_ (no spaces), such as the one your receiver uses' })
-  .regex(/^whsec_[\x21-\x7e]+$/, {
-    message: 'must be a signing secret beginning with whsec_ (no spaces), such as the one your receiver uses',
-  });
+  .regex(/^whsec_[\x21-\x7e]+$/);
 
 /** Only the types a write emits: a filter on any other would promise events that never come. */
 const WebhookEvents = z.union(

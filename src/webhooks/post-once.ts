@@ -34,6 +34,16 @@ const FAILURES: Record<string, string> = {
 /** Node's codes for an address where nothing answers at all: the receiver is not there. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
+/**
+ * Why a request got no answer, from the socket's error: the words a receiver's author knows, and
+ * whether nothing is there at all. Apart from postOnce because the codes that only a network can
+ * give (no route, a name no server resolves) cannot be made on a loopback socket in a test.
+ */
+export function noAnswer(error: { code?: string; message: string }): { error: string; unreachable: boolean } {
+  const code = String(error.code);
+  return { error: FAILURES[code] ?? error.message, unreachable: UNREACHABLE.has(code) };
+}
+
 /** The start of the body (its first chunk), on one line. */
 function excerptOf(first: Buffer | undefined): string {
   return String(first?.subarray(0, EXCERPT_BYTES) ?? '')
@@ -59,9 +69,11 @@ export function postOnce(url: URL, body: string, headers: Record<string, string>
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       if (message !== undefined) answered(message);
       else {
-        const why =
-          error.name === 'AbortError' ? `no answer within ${timeoutMs / 1000} s` : (FAILURES[String(error.code)] ?? error.message);
-        resolve({ status: null, error: why, unreachable: UNREACHABLE.has(String(error.code)) });
+        resolve(
+          error.name === 'AbortError'
+            ? { status: null, error: `no answer within ${timeoutMs / 1000} s`, unreachable: false }
+            : { status: null, ...noAnswer(error) },
+        );
       }
     });
     outgoing.on('response', (response) => {

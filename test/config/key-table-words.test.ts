@@ -93,6 +93,10 @@ describe("an entry's fields", () => {
     expect(problem(() => readConfig({ SANDBOX_KEYS: entry({ key: `svc_test_${'a'.repeat(201)}` }) }))).toBe(
       'SANDBOX_KEYS is not a valid key table: entry [0]: key must begin with svc_test_, then 1 to 200 letters, digits or underscores; received a string of 210 characters that does not (not shown: it may be a real key).',
     );
+    // It must begin with svc_test_: one that holds it further on is refused, not shown either.
+    expect(problem(() => readConfig({ SANDBOX_KEYS: entry({ key: 'my_svc_test_x' }) }))).toBe(
+      'SANDBOX_KEYS is not a valid key table: entry [0]: key must begin with svc_test_, then 1 to 200 letters, digits or underscores; received a string of 13 characters that does not (not shown: it may be a real key).',
+    );
     expect(problem(() => readConfig({ SANDBOX_KEYS: entry({ key: 5 }) }))).toBe(
       'SANDBOX_KEYS is not a valid key table: entry [0]: key must be a string; received 5.',
     );

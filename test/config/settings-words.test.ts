@@ -223,6 +223,19 @@ describe('the webhook', () => {
     expect(problem(() => createSandbox({ webhook: { url, secret: 'x' } }))).toBe(
       `createSandbox({ webhook: { secret } }) ${SECRET_RULE}; received "x".`,
     );
+    // whsec_ begins it: a secret of another form that holds whsec_ further on is not one.
+    expect(problem(() => createSandbox({ webhook: { url, secret: 'my_whsec_abc' } }))).toBe(
+      `createSandbox({ webhook: { secret } }) ${SECRET_RULE}; received "my_whsec_abc".`,
+    );
+  });
+
+  it('refuses a URL or a secret that is not text (createSandbox from JavaScript) with the same rule', () => {
+    expect(problem(() => createSandbox({ webhook: { url: 42 as never } }))).toBe(
+      `createSandbox({ webhook: { url } }) ${URL_RULE}; received 42.`,
+    );
+    expect(problem(() => createSandbox({ webhook: { url: 'http://127.0.0.1:4242/hooks', secret: true as never } }))).toBe(
+      `createSandbox({ webhook: { secret } }) ${SECRET_RULE}; received true.`,
+    );
   });
 
   it('refuses an event type writes do not emit, with the one it was probably meant to be', () => {

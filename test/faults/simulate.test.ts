@@ -350,6 +350,8 @@ describe('a value the sandbox cannot read', () => {
     ['api_error,', /empty item/],
     ['', /empty item/],
     ['delay:<ms>', /Did you mean "delay=<ms>"\?/],
+    // An item is a delay only when it begins with delay=.
+    ['predelay=10', /unknown item "predelay=10"/],
   ];
   for (const [value, detail] of values) {
     it(`${JSON.stringify(value)}: 400 parameter_invalid naming Sandbox-Simulate, listing the values`, async () => {

@@ -316,6 +316,12 @@ describe('body nesting', () => {
     expectError(await post(`[${'['.repeat(40)}${']'.repeat(40)}]`), tooDeep);
   });
 
+  it('a string with escapes and text between them, before the nesting, is skipped whole: the nesting still counts', async () => {
+    for (const text of ['a\\nbc', 'x\\"quoted\\" and \\u00e9t\\u00e9', 'back\\\\slash then more']) {
+      expectError(await post(`{"name":"${text}","metadata":${nested(32)}}`), tooDeep);
+    }
+  });
+
   it.each([
     ['brackets', `{"name":"${'[{'.repeat(40)}"}`],
     ['escaped quotes before brackets', `{"name":"\\"${'['.repeat(40)}\\\\","notes":"x\\\\"}`],
