@@ -20,9 +20,10 @@ function strangers(keys?: string) {
   });
 }
 
-async function createEndpoint(sandbox: ReturnType<typeof createSandbox>, key: string, address: string, body: object = ENDPOINT) {
+/** A POST under the Idempotency-Key try-it-1, from `address`. */
+async function postFrom(sandbox: ReturnType<typeof createSandbox>, key: string, address: string, path: string, body: object) {
   const response = await sandbox.fetch(
-    new Request('http://sandbox.test/v1/webhook_endpoints', {
+    new Request(`http://sandbox.test${path}`, {
       method: 'POST',
       headers: {
         Authorization: `Bearer ${key}`,
@@ -36,6 +37,9 @@ async function createEndpoint(sandbox: ReturnType<typeof createSandbox>, key: st
   const json = (await response.json()) as { secret?: string; error?: { code: string } };
   return { status: response.status, replayed: response.headers.get('Idempotent-Replayed'), json };
 }
+
+const createEndpoint = (sandbox: ReturnType<typeof createSandbox>, key: string, address: string, body: object = ENDPOINT) =>
+  postFrom(sandbox, key, address, '/v1/webhook_endpoints', body);
 
 describe('the public key among strangers, in-process', () => {
   it('three addresses with the same key and Idempotency-Key each run as new: no replay, no 409, no secret of another', async () => {
@@ -82,19 +86,8 @@ describe('the public key among strangers, in-process', () => {
   ])('the shipped key %s keeps two addresses apart under one Idempotency-Key', async (key, path, body, otherBody) => {
     const sandbox = strangers();
     const post = async (address: string, sent: object) => {
-      const response = await sandbox.fetch(
-        new Request(`http://sandbox.test${path}`, {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${key}`,
-            'Content-Type': 'application/json',
-            'Idempotency-Key': 'try-it-1',
-            'X-Test-Address': address,
-          },
-          body: JSON.stringify(sent),
-        }),
-      );
-      return { status: response.status, replayed: response.headers.get('Idempotent-Replayed') };
+      const { status, replayed } = await postFrom(sandbox, key, address, path, sent);
+      return { status, replayed };
     };
     const first = await post('10.0.0.1', body);
     expect(first.status).toBeLessThan(300);
