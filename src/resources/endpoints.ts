@@ -34,8 +34,8 @@ interface ListSpec<C extends Collection, S extends z.ZodRawShape> {
   summary: string;
   item: Deferred<z.ZodType>;
   listName: string;
-  /** The filters' schemas, built with the rest of the query's on its first request. */
-  filters: () => S;
+  /** The filters' schemas, built with the rest of the query's on its first request; none if absent. */
+  filters?: () => S;
   /**
    * The filter of a query, or undefined for every record. A list of several filters tests each
    * record against the ones given, even when none is: a page stops one past its limit, so that is
@@ -45,7 +45,7 @@ interface ListSpec<C extends Collection, S extends z.ZodRawShape> {
 }
 
 export function listEndpoint<C extends Collection, S extends z.ZodRawShape>(spec: ListSpec<C, S>): Endpoint {
-  const query = deferred(() => listQuery(spec.filters()));
+  const query = deferred(() => listQuery(spec.filters?.() ?? ({} as S)));
   return defineEndpoint({
     operationId: spec.operationId,
     method: 'GET',

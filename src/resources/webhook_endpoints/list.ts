@@ -9,6 +9,5 @@ export const listWebhookEndpoints = listEndpoint({
   summary: 'List webhook endpoints (secret null)',
   item: WebhookEndpoint,
   listName: 'WebhookEndpointList',
-  filters: () => ({}),
   match: () => undefined,
 });
