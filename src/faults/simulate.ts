@@ -24,7 +24,7 @@ export interface FaultRequest {
   items: readonly { text: string; isDelay: boolean }[];
 }
 
-/** An item that begins with delay=: the rest, to its end (`s`: a line break in it is the delay's, refused). */
+/** An item that begins with delay=, and all the rest of it (`s`: a line break too, which delayOf then refuses). */
 const DELAY_ITEM = /^delay=(.*)/s;
 const WHAT_IT_TAKES = `one fault (${listOf(FAULTS)}), a delay (delay=<ms>, 0 to ${DELAY_MAX_MS}), or a delay and a fault, comma-separated, such as "delay=2500, api_error_after_write"`;
 
