@@ -1,20 +1,19 @@
 // The committed openapi.json is the document the sandbox serves with its default configuration,
 // to the byte once `servers` is set aside: every operationId, summary, description, example and
-// rule. A client generated from the file (README, "Generate a client") is one generated from a
+// rule. A client generated from the file (docs/toolkit.md) is one generated from a
 // running sandbox. The Worker's document is held to the same file in test/workerd-http/.
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/index.js';
-import { differences, PUBLISHED_SERVER, published, STALE } from './openapi-published.js';
+import { PUBLISHED_SERVER, published, STALE, withoutServers } from './openapi-published.js';
 
 describe('openapi.json, committed', () => {
   it('is what GET /openapi.json answers with the default configuration, servers aside', async () => {
     const response = await createSandbox().fetch(new Request('http://sandbox.test:9000/openapi.json'));
     expect(response.status).toBe(200);
-    const { servers, ...served } = (await response.json()) as Record<string, unknown>;
-    expect(servers).toEqual([{ url: 'http://sandbox.test:9000', description: 'This sandbox' }]);
-    const { servers: publishedServers, ...rest } = published;
-    expect(differences(served, rest), STALE).toEqual([]);
-    expect(publishedServers).toEqual([{ url: PUBLISHED_SERVER, description: 'This sandbox' }]);
+    const served = (await response.json()) as Record<string, unknown>;
+    expect(served.servers).toEqual([{ url: 'http://sandbox.test:9000', description: 'This sandbox' }]);
+    expect(withoutServers(served), STALE).toBe(withoutServers(published));
+    expect(published.servers).toEqual([{ url: PUBLISHED_SERVER, description: 'This sandbox' }]);
   });
 
   it('names the operations as clients generated from it call them, one per row of the reference', () => {

@@ -101,6 +101,11 @@ describe("the typed-client guide's project", () => {
       /InvoicePaidEvent: \{[\s\S]{0,400}?type: "invoice\.paid";\s*data: \{\s*object: components\["schemas"\]\["Invoice"\];/,
     );
     expect(output).toContain('job_wR79b7gPQg1ViA is scheduled; a new job is draft; job_doesnotexist000 is resource_missing');
+
+    // docs/toolkit.md: from a clone, the committed openapi.json gives the same types, nothing started.
+    cpSync(resolve('openapi.json'), join(project, 'openapi.json'));
+    await run('sh', ['-ec', 'npx openapi-typescript ./openapi.json --output src/from-file.ts']);
+    expect(readFileSync(join(project, 'src', 'from-file.ts'), 'utf8')).toBe(types);
   }, 180_000);
 
   it('fails `npm run check` under both compilers when the program misuses a generated type', async () => {
